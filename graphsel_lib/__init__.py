@@ -1,0 +1,42 @@
+"""graphsel_lib: online learning and selective sampling for node classification on graphs.
+
+The public API (SPEC §3)::
+
+    import graphsel_lib as gs
+    g = gs.load_dataset("cora")
+    emb = gs.spectral_embedding(g.adjacency, 100)
+"""
+
+from . import bounds, datasets
+from .datasets import list_datasets, load_dataset
+from .graph import (
+    Graph,
+    check_adjacency,
+    check_labels,
+    cut_size,
+    largest_connected_component,
+    laplacian,
+    laplacian_pinv,
+    normalized_laplacian,
+)
+from .spectral import SpectralEmbedding, add_bias, spectral_embedding
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Graph",
+    "SpectralEmbedding",
+    "add_bias",
+    "bounds",
+    "check_adjacency",
+    "check_labels",
+    "cut_size",
+    "datasets",
+    "largest_connected_component",
+    "laplacian",
+    "laplacian_pinv",
+    "list_datasets",
+    "load_dataset",
+    "normalized_laplacian",
+    "spectral_embedding",
+]
