@@ -1,0 +1,47 @@
+"""Shared fixtures: small random graphs with a fixed seed."""
+
+import matplotlib
+
+matplotlib.use("agg")
+
+import networkx as nx  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+import scipy.sparse as sp  # noqa: E402
+
+
+def random_connected_graph(rng, n, p=0.2, weighted=True):
+    """A connected random graph: a random spanning tree plus Erdős–Rényi edges.
+
+    Weights are uniform in [0.1, 2] when ``weighted`` (else all ones).
+    Returns a symmetric CSR matrix with a zero diagonal.
+    """
+    perm = rng.permutation(n)
+    rows = [perm[i] for i in range(1, n)]
+    cols = [perm[rng.integers(0, i)] for i in range(1, n)]
+    extra = np.argwhere(np.triu(rng.random((n, n)) < p, k=1))
+    r = np.concatenate([rows, extra[:, 0]]).astype(int)
+    c = np.concatenate([cols, extra[:, 1]]).astype(int)
+    w = rng.uniform(0.1, 2.0, size=r.size) if weighted else np.ones(r.size)
+    S = sp.coo_matrix((w, (r, c)), shape=(n, n)).tocsr()
+    S = S.maximum(S.T)  # collapse duplicates, symmetrise
+    S.setdiag(0)
+    S.eliminate_zeros()
+    assert nx.is_connected(nx.from_scipy_sparse_array(S))
+    return S.tocsr()
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
+
+
+@pytest.fixture
+def random_graphs():
+    """Twenty-five random connected graphs, weighted and unweighted, 5 to 60 nodes."""
+    rng = np.random.default_rng(2026)
+    graphs = []
+    for i in range(25):
+        n = int(rng.integers(5, 61))
+        graphs.append(random_connected_graph(rng, n, p=float(rng.uniform(0.02, 0.4)), weighted=i % 2 == 0))
+    return graphs
