@@ -19,13 +19,14 @@ def atomic_path(path, *, suffix=None):
     """Yield a temporary path next to ``path``; rename it to ``path`` on success.
 
     Use it with writers that want a file name (``np.savez``, ``fig.savefig``).
-    ``suffix`` defaults to the target's suffix so that writers that pick a
-    format from the extension still do.
+    The temporary name is hidden (leading dot), contains ``.tmp`` and ends with
+    ``suffix`` — by default the target's own suffix, so that writers that pick
+    a format from the extension (or append one, like ``np.savez``) still do.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=(path.suffix if suffix is None else suffix) + ".tmp",
+        prefix=f".{path.name}.", suffix=".tmp" + (path.suffix if suffix is None else suffix),
         dir=path.parent,
     )
     os.close(fd)

@@ -24,9 +24,11 @@ def random_connected_graph(rng, n, p=0.2, weighted=True):
     c = np.concatenate([cols, extra[:, 1]]).astype(int)
     w = rng.uniform(0.1, 2.0, size=r.size) if weighted else np.ones(r.size)
     S = sp.coo_matrix((w, (r, c)), shape=(n, n)).tocsr()
-    S = S.maximum(S.T)  # collapse duplicates, symmetrise
+    S = S.maximum(S.T).tocsr()  # symmetrise
     S.setdiag(0)
     S.eliminate_zeros()
+    if not weighted:
+        S.data[:] = 1.0  # repeated draws of one edge were summed
     assert nx.is_connected(nx.from_scipy_sparse_array(S))
     return S.tocsr()
 

@@ -1,0 +1,177 @@
+"""Graph core: Laplacians, pseudo-inverse, cut size, validation."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import graphsel_lib as gs
+from graphsel_lib.graph import n_components
+
+
+def _nx(S):
+    return nx.from_scipy_sparse_array(sp.csr_matrix(S))
+
+
+def test_laplacian_matches_networkx(random_graphs):
+    for S in random_graphs:
+        ours = gs.laplacian(S).toarray()
+        ref = nx.laplacian_matrix(_nx(S), nodelist=range(S.shape[0]), weight="weight").toarray()
+        np.testing.assert_allclose(ours, ref, atol=1e-12)
+
+
+def test_normalized_laplacian_matches_networkx(random_graphs):
+    for S in random_graphs:
+        ours = gs.normalized_laplacian(S).toarray()
+        ref = nx.normalized_laplacian_matrix(_nx(S), nodelist=range(S.shape[0]), weight="weight").toarray()
+        np.testing.assert_allclose(ours, ref, atol=1e-12)
+
+
+def test_quadratic_form_is_half_sum_of_squared_differences(random_graphs, rng):
+    for S in random_graphs:
+        f = rng.standard_normal(S.shape[0])
+        A = S.toarray()
+        direct = 0.5 * np.sum(A * (f[:, None] - f[None, :]) ** 2)
+        assert f @ (gs.laplacian(S) @ f) == pytest.approx(direct, rel=1e-10)
+
+
+def test_laplacian_pinv_matches_numpy(random_graphs):
+    for S in random_graphs:
+        L = gs.laplacian(S).toarray()
+        np.testing.assert_allclose(gs.laplacian_pinv(S), np.linalg.pinv(L, hermitian=True), atol=1e-8)
+
+
+def test_pinv_reproduces_functions_with_zero_mean(random_graphs, rng):
+    """<K_i, g> = (K L g)_i = g_i for every g with sum(g) = 0 (reproducing property)."""
+    for S in random_graphs:
+        K, L = gs.laplacian_pinv(S), gs.laplacian(S).toarray()
+        g = rng.standard_normal(S.shape[0])
+        g -= g.mean()
+        np.testing.assert_allclose(K @ L @ g, g, atol=1e-8)
+
+
+def test_cut_size_matches_networkx(random_graphs, rng):
+    for S in random_graphs:
+        n = S.shape[0]
+        f = rng.choice([-1, 1], size=n)
+        G = _nx(S)
+        side = {i for i in range(n) if f[i] == 1}
+        assert gs.cut_size(S, f) == pytest.approx(nx.cut_size(G, side, weight="weight"), abs=1e-10)
+        # f^T L f = 4 Φ(f) for f in {±1}^n (gu2013 writes 2Φ: see notebook 01)
+        assert f @ (gs.laplacian(S) @ f) == pytest.approx(4 * gs.cut_size(S, f), rel=1e-10)
+
+
+def test_multiplicity_of_zero_is_number_of_components(rng):
+    blocks = [np.ones((k, k)) - np.eye(k) for k in (3, 4, 5)]
+    S = sp.block_diag(blocks).tocsr()
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    assert np.sum(np.abs(w) < 1e-10) == 3 == n_components(S)
+
+
+def test_inputs_not_modified(random_graphs):
+    S = random_graphs[0]
+    before = S.copy()
+    gs.laplacian(S), gs.normalized_laplacian(S), gs.laplacian_pinv(S), gs.cut_size(S, np.ones(S.shape[0]))
+    assert (S != before).nnz == 0
+
+
+def test_dense_and_sparse_agree(random_graphs):
+    S = random_graphs[3]
+    np.testing.assert_allclose(gs.laplacian(S.toarray()).toarray(), gs.laplacian(S).toarray())
+
+
+@pytest.mark.parametrize(
+    "S, match",
+    [
+        (np.ones((2, 3)), "square"),
+        (np.array([[0, 1], [0, 0]]), "not symmetric"),
+        (np.array([[0, -1], [-1, 0]]), "negative"),
+        (np.array([[0, np.nan], [np.nan, 0]]), "non-finite"),
+        (np.array([[0, np.inf], [np.inf, 0]]), "non-finite"),
+        (np.zeros((0, 0)), "empty"),
+    ],
+)
+def test_bad_adjacency_raises(S, match):
+    with pytest.raises(ValueError, match=match):
+        gs.laplacian(S)
+
+
+def test_non_numeric_adjacency_raises():
+    with pytest.raises(TypeError, match="real numbers"):
+        gs.laplacian(np.array([["a", "b"], ["b", "a"]]))
+    with pytest.raises(TypeError, match="real numbers"):
+        gs.laplacian(np.array([[0, 1j], [1j, 0]]))
+
+
+def test_disconnected_raises_where_connectivity_is_needed():
+    S = sp.block_diag([np.ones((3, 3)) - np.eye(3)] * 2).tocsr()
+    with pytest.raises(ValueError, match="disconnected"):
+        gs.laplacian_pinv(S)
+    with pytest.raises(ValueError, match="disconnected"):
+        gs.Graph(S, np.zeros(6, dtype=int))
+
+
+def test_normalized_laplacian_isolated_node_raises():
+    with pytest.raises(ValueError, match="isolated"):
+        gs.normalized_laplacian(np.zeros((3, 3)))
+
+
+def test_cut_size_bad_length():
+    with pytest.raises(ValueError, match="length"):
+        gs.cut_size(np.ones((3, 3)) - np.eye(3), [1, -1])
+
+
+# --------------------------------------------------------------------------- Graph
+def test_from_edges_lcc_and_label_remap():
+    edges = [[0, 1], [1, 2], [3, 4]]
+    g = gs.Graph.from_edges(edges, ["b", "a", "b", "c", "c"], name="toy")
+    assert (g.n_nodes, g.n_edges, g.n_classes) == (3, 2, 2)
+    assert g.class_names == ["a", "b"]
+    np.testing.assert_array_equal(g.labels, [1, 0, 1])
+    with pytest.raises(ValueError, match="disconnected"):
+        gs.Graph.from_edges(edges, [0, 0, 0, 1, 1], lcc=False)
+
+
+def test_from_edges_validation():
+    with pytest.raises(ValueError, match=r"shape \(m, 2\)"):
+        gs.Graph.from_edges([[0, 1, 2]], [0, 1, 0])
+    with pytest.raises(ValueError, match="endpoints"):
+        gs.Graph.from_edges([[0, 5]], [0, 1])
+    with pytest.raises(ValueError, match="non-negative"):
+        gs.Graph.from_edges([[0, 1]], [0, 1], weights=[-1.0])
+    with pytest.raises(TypeError, match="integer"):
+        gs.Graph.from_edges([[0.5, 1.0]], [0, 1])
+
+
+def test_from_edges_directed_symmetrises_with_max():
+    g = gs.Graph.from_edges([[0, 1], [1, 0], [1, 2]], [0, 0, 1], weights=[2.0, 3.0, 1.0], directed=True)
+    assert g.adjacency[0, 1] == g.adjacency[1, 0] == 3.0
+
+
+def test_from_networkx_roundtrip():
+    G = nx.karate_club_graph()
+    for v in G:
+        G.nodes[v]["label"] = G.nodes[v]["club"]
+    g = gs.Graph.from_networkx(G, "label", weight=None)
+    assert (g.n_nodes, g.n_edges, g.n_classes) == (34, 78, 2)
+    H = g.to_networkx()
+    assert nx.is_isomorphic(G, H)
+    with pytest.raises(ValueError, match="lack the label attribute"):
+        gs.Graph.from_networkx(nx.path_graph(3), "label")
+    with pytest.raises(ValueError, match="directed"):
+        gs.Graph.from_networkx(nx.DiGraph([(0, 1)]), "label")
+
+
+@pytest.mark.parametrize(
+    "labels, match",
+    [([0, 1], "length 3"), ([0, -1, 1], "0..K-1"), ([0, 1, 2.5], "integers"), ([0, 1, 5], "0..1")],
+)
+def test_graph_bad_labels(labels, match):
+    S = np.ones((3, 3)) - np.eye(3)
+    with pytest.raises(ValueError, match=match):
+        gs.Graph(S, np.asarray(labels), class_names=["x", "y"])
+
+
+def test_graph_rejects_self_loops():
+    with pytest.raises(ValueError, match="zero diagonal"):
+        gs.Graph(np.ones((3, 3)), np.array([0, 1, 0]))

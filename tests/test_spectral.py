@@ -1,0 +1,128 @@
+"""Spectral embedding: exactness, truncation, solvers, cache."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import graphsel_lib as gs
+from conftest import random_connected_graph
+
+
+def test_full_rank_embedding_gives_pinv(random_graphs, tmp_path):
+    for S in random_graphs:
+        n = S.shape[0]
+        emb = gs.spectral_embedding(S, n - 1, cache_dir=tmp_path)
+        np.testing.assert_allclose(emb.M.T @ emb.M, np.linalg.pinv(gs.laplacian(S).toarray()), atol=1e-8)
+
+
+def test_rank_d_truncation_matches_numpy(random_graphs, tmp_path):
+    for S in random_graphs:
+        n = S.shape[0]
+        w, V = np.linalg.eigh(gs.laplacian(S).toarray())
+        for d in {1, 2, max(1, n // 3), n - 2}:
+            if d < 1:
+                continue
+            emb = gs.spectral_embedding(S, d, cache_dir=tmp_path)
+            np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
+            assert np.all(emb.eigenvalues > 0)
+            # the kernel is basis-free except inside a degenerate eigenvalue at the cut
+            if d == n - 2 or w[d + 1] - w[d] > 1e-6:
+                Kd = (V[:, 1 : d + 1] / w[1 : d + 1]) @ V[:, 1 : d + 1].T
+                np.testing.assert_allclose(emb.kernel(), Kd, atol=1e-8)
+            assert emb.M.shape == (d, n)
+            np.testing.assert_allclose(emb.M.sum(axis=1), 0, atol=1e-8)  # orthogonal to 1
+
+
+def test_eckart_young_best_rank_d(random_graphs, tmp_path):
+    """||L^+ - L_d^+||_2 = 1/σ_{d+1}: the truncation error is the first dropped term."""
+    S = random_graphs[4]
+    n = S.shape[0]
+    full = gs.laplacian_pinv(S)
+    emb = gs.spectral_embedding(S, n - 1, cache_dir=tmp_path)
+    for d in (1, 3, n // 2):
+        err = np.linalg.norm(full - emb.truncate(d).kernel(), 2)
+        assert err == pytest.approx(1 / emb.eigenvalues[d], rel=1e-8)
+
+
+@pytest.mark.parametrize("method", ["shift-invert", "lobpcg"])
+def test_sparse_solvers_agree_with_dense(method, tmp_path):
+    rng = np.random.default_rng(7)
+    S = random_connected_graph(rng, 400, p=0.01)
+    dense = gs.spectral_embedding(S, 12, method="dense", cache=False)
+    other = gs.spectral_embedding(S, 12, method=method, cache=False)
+    np.testing.assert_allclose(other.eigenvalues, dense.eigenvalues, rtol=1e-7)
+    # same subspace: projector distance
+    P1 = dense.eigenvectors @ dense.eigenvectors.T
+    P2 = other.eigenvectors @ other.eigenvectors.T
+    assert np.linalg.norm(P1 - P2, 2) < 1e-5
+
+
+def test_deterministic_signs(random_graphs):
+    S = random_graphs[2]
+    a = gs.spectral_embedding(S, 5, cache=False)
+    b = gs.spectral_embedding(S, 5, cache=False)
+    np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
+    idx = np.argmax(np.abs(a.eigenvectors), axis=0)
+    assert np.all(a.eigenvectors[idx, np.arange(5)] > 0)
+
+
+def test_cache_roundtrip_and_corruption(random_graphs, tmp_path):
+    S = random_graphs[5]
+    a = gs.spectral_embedding(S, 4, cache_dir=tmp_path)
+    files = list(tmp_path.glob("*.npz"))
+    assert len(files) == 1
+    b = gs.spectral_embedding(S, 4, cache_dir=tmp_path)
+    np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
+    # truncated file -> detected, recomputed, rewritten
+    data = files[0].read_bytes()
+    files[0].write_bytes(data[: len(data) // 2])
+    with pytest.warns(RuntimeWarning, match="corrupted"):
+        c = gs.spectral_embedding(S, 4, cache_dir=tmp_path)
+    np.testing.assert_array_equal(a.eigenvectors, c.eigenvectors)
+    # a flipped value with an intact zip container -> caught by the digest
+    with np.load(files[0]) as z:
+        fields = dict(z)
+    fields["eigenvectors"] = fields["eigenvectors"].copy()
+    fields["eigenvectors"][0, 0] += 1.0
+    np.savez(files[0], **fields)
+    with pytest.warns(RuntimeWarning, match="corrupted"):
+        d = gs.spectral_embedding(S, 4, cache_dir=tmp_path)
+    np.testing.assert_array_equal(a.eigenvectors, d.eigenvectors)
+    assert not [p for p in tmp_path.iterdir() if ".tmp" in p.name]
+
+
+def test_cache_key_depends_on_weights(tmp_path):
+    rng = np.random.default_rng(3)
+    S = random_connected_graph(rng, 30)
+    T = S.copy()
+    T.data = T.data * 2
+    a = gs.spectral_embedding(S, 3, cache_dir=tmp_path)
+    b = gs.spectral_embedding(T, 3, cache_dir=tmp_path)
+    np.testing.assert_allclose(b.eigenvalues, 2 * a.eigenvalues)
+
+
+@pytest.mark.parametrize("d", [0, -1, 10, 11])
+def test_bad_rank_raises(d):
+    S = np.ones((10, 10)) - np.eye(10)
+    with pytest.raises(ValueError, match="rank d"):
+        gs.spectral_embedding(S, d, cache=False)
+
+
+def test_non_integer_rank_raises():
+    with pytest.raises(TypeError, match="integer"):
+        gs.spectral_embedding(np.ones((4, 4)) - np.eye(4), 2.5, cache=False)
+
+
+def test_disconnected_raises():
+    S = sp.block_diag([np.ones((3, 3)) - np.eye(3)] * 2)
+    with pytest.raises(ValueError, match="disconnected"):
+        gs.spectral_embedding(S, 2, cache=False)
+
+
+def test_add_bias():
+    M = np.arange(6.0).reshape(2, 3)
+    X = gs.add_bias(M, b=4.0)
+    assert X.shape == (3, 3)
+    np.testing.assert_allclose(X.T @ X, M.T @ M + 4.0)
+    with pytest.raises(ValueError, match="non-negative"):
+        gs.add_bias(M, b=-1)
