@@ -1,0 +1,45 @@
+"""Packaging: environment.yml and pyproject.toml list the same packages; README drives CI."""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# conda-forge splits dask[distributed] into two packages
+CONDA_ALIASES = {"dask[distributed]": {"dask", "distributed"}}
+
+
+def _name(req):
+    return re.split(r"[<>=!~ ;]", req.strip(), maxsplit=1)[0].lower()
+
+
+def _pyproject_packages():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = {_name(r) for r in meta["dependencies"]}
+    for r in meta["optional-dependencies"]["test"]:
+        names |= CONDA_ALIASES.get(_name(r), {_name(r)})
+    return names
+
+
+def _environment_packages():
+    names = set()
+    text = (ROOT / "environment.yml").read_text()
+    for line in text.split("dependencies:", 1)[1].splitlines():
+        m = re.match(r"^  - ([A-Za-z0-9_.\-\[\]]+)", line)
+        if m and m.group(1) not in ("pip", "python"):
+            names.add(_name(m.group(1)))
+    return names
+
+
+def test_environment_yml_matches_pyproject():
+    assert _environment_packages() == _pyproject_packages()
+
+
+def test_readme_has_two_setup_commands_and_ci_uses_the_test_one():
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"<!-- test-command -->\s*```bash\n(.+?)\n\s*```\s*<!-- /test-command -->", readme, re.S)
+    assert block, "README must mark the test command"
+    assert "pytest" in block.group(1)
+    assert "pip install -e . && python -m graphsel_lib.reproduce" in readme
+    assert "test-command" in (ROOT / ".ci" / "run").read_text()
