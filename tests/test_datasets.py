@@ -1,0 +1,291 @@
+"""Dataset loaders: exact sizes, invariants, lookup order, checksums, determinism.
+
+The raw files come from ``$GRAPHSEL_DATA`` or ``../shared/data`` (never the
+network: every real load here uses ``download=False``); a dataset whose files
+are not available locally is skipped, not downloaded.
+"""
+
+import hashlib
+import pickle
+import shutil
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import graphsel_lib as gs
+from graphsel_lib import datasets, paths
+
+# Expected sizes after preprocessing (LCC), written independently of the
+# registry: real data from ../shared/data/MANIFEST.md and SPEC §5a (CiteSeer:
+# see test_citeseer_unlabelled_nodes), generated sets measured once with the
+# default parameters.
+EXPECTED = {
+    "coauthor": (1711, 2898, 4),
+    "cora": (2485, 5069, 7),
+    "pubmed": (19717, 44324, 3),
+    "citeseer": (2110, 3668, 6),
+    "polblogs": (1222, 16714, 2),
+    "webkb-cornell": (183, 277, 5),
+    "webkb-texas": (183, 279, 5),
+    "webkb-washington": (215, 365, 5),
+    "webkb-wisconsin": (251, 450, 5),
+    "usps": (9298, 68817, 10),
+    "karate": (34, 78, 2),
+    "digits": (1797, 12339, 10),
+    "digits-3-8": (357, 781, 2),
+    "planted-partition": (200, 1725, 4),
+}
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path, monkeypatch):
+    """Never read or write the user's download cache; start with empty memo caches."""
+    monkeypatch.setenv("GRAPHSEL_CACHE", str(tmp_path / "cache"))
+    datasets.clear_cache()
+    yield
+    datasets.clear_cache()
+
+
+def _load(name, **kwargs):
+    try:
+        return gs.load_dataset(name, download=False, **kwargs)
+    except FileNotFoundError as exc:  # pragma: no cover - only without ../shared/data
+        pytest.skip(f"raw data for {name!r} not available locally: {exc}")
+
+
+def _shared_file(relpath):
+    for d in paths.local_data_dirs():
+        p = d / relpath
+        if p.is_file():
+            return p
+    pytest.skip(f"{relpath} not available locally")  # pragma: no cover
+
+
+def test_registry_lists_every_dataset():
+    assert gs.list_datasets() == sorted(EXPECTED)
+    assert "epinions" not in gs.list_datasets()
+
+
+def test_registry_entries_are_complete():
+    for name in gs.list_datasets():
+        spec = datasets.dataset_info(name)
+        assert spec.licence and spec.citation and spec.description and spec.original_url
+        for rp in spec.files:
+            rf = datasets.RAW_FILES[rp]
+            assert len(rf.sha256) == 64 and int(rf.sha256, 16) >= 0
+            assert rf.size > 0 and rf.url.startswith("https://") and rf.commit in rf.url
+    assert datasets.dataset_info("coauthor").redistributable is False
+
+
+def test_data_readme_documents_the_registry():
+    readme = (paths.project_root() / "data" / "README.md").read_text(encoding="utf-8")
+    for name in gs.list_datasets():
+        assert f"`{name}`" in readme, name
+    for rp, rf in datasets.RAW_FILES.items():
+        assert rf.sha256 in readme and rf.url in readme, rp
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_dataset_sizes_and_invariants(name):
+    g = _load(name)
+    assert isinstance(g, gs.Graph)
+    assert (g.n_nodes, g.n_edges, g.n_classes) == EXPECTED[name]
+    S = g.adjacency
+    assert sp.issparse(S) and S.format == "csr" and S.dtype == np.float64
+    assert abs(S - S.T).nnz == 0, "not symmetric"
+    assert not S.diagonal().any(), "non-zero diagonal"
+    assert S.data.min() > 0 and np.all(np.isfinite(S.data))
+    assert csgraph.connected_components(S, directed=False)[0] == 1
+    assert g.labels.dtype.kind == "i" and g.labels.shape == (g.n_nodes,)
+    assert set(np.unique(g.labels)) == set(range(g.n_classes)), "labels must be exactly 0..K-1"
+    assert len(g.class_names) == g.n_classes and all(isinstance(c, str) for c in g.class_names)
+    if g.features is not None:
+        assert g.features.shape[0] == g.n_nodes
+    assert g.node_ids is not None and g.node_ids.shape == (g.n_nodes,)
+    assert g.info["dataset"] == name and g.info["licence"] and g.info["citation"]
+    assert set(g.info["source"]) == set(datasets.dataset_info(name).files)
+
+
+def test_coauthor_matches_gu2013_table1():
+    g = _load("coauthor")
+    assert g.info["nnz_plus_diagonal"] == 7507  # gu2013 Table 1 "links"
+    assert g.adjacency.nnz == 5796
+    W = sp.triu(g.adjacency, k=1)
+    assert W.sum() == 5615 and W.max() == 28  # S_ij = number of shared papers
+    assert g.class_names == ["Database", "Data Mining", "AI/ML", "Information Retrieval"]
+    assert np.bincount(g.labels).tolist() == [618, 326, 350, 417]
+    assert g.info["redistributable"] is False and "academic" in g.info["licence"].lower()
+
+
+def test_cora_classes_and_features():
+    g = _load("cora")
+    assert g.class_names[0] == "Case_Based" and g.class_names[-1] == "Theory"
+    assert np.bincount(g.labels).tolist() == [285, 406, 726, 379, 214, 131, 344]
+    assert g.features.shape == (2485, 1433)
+    assert set(np.unique(g.features.data)) == {1.0}
+
+
+def test_pubmed_labels_and_self_loops():
+    g = _load("pubmed")
+    assert np.bincount(g.labels).tolist() == [4103, 7739, 7875]
+    assert g.info["self_loops_dropped"] == 3  # 88651 gu2013 "links" = 88648 + 3
+
+
+def test_citeseer_unlabelled_nodes():
+    """The 15 unlabelled Planetoid nodes are dropped before the LCC.
+
+    10 of them lie in the LCC of the full graph (2120 nodes / 3679 edges, the
+    MANIFEST's number); without them the LCC has 2110 / 3668, the same size
+    and degree sequence as FastONL's preprocessed citeseer.npz.
+    """
+    g = _load("citeseer")
+    assert g.info["unlabelled_nodes_dropped"] == 15
+    assert g.info["self_loops_dropped"] == 124
+    assert g.features.shape == (2110, 3703)
+    z = np.load(_shared_file("fastonl/citeseer.npz"))
+    F = sp.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
+    assert F.shape == g.adjacency.shape
+    deg = np.sort(np.asarray(g.adjacency.sum(axis=1)).ravel())
+    assert np.array_equal(deg, np.sort(np.asarray(F.sum(axis=1)).ravel()))
+    assert sorted(np.bincount(g.labels)) == sorted(np.bincount(z["labels"]))
+
+
+def test_polblogs_classes():
+    g = _load("polblogs")
+    assert np.bincount(g.labels).tolist() == [586, 636]
+    assert set(np.unique(g.adjacency.data)) == {1.0}
+
+
+def test_unknown_dataset_lists_valid_names():
+    with pytest.raises(ValueError, match="Valid names") as err:
+        gs.load_dataset("coraa")
+    msg = str(err.value)
+    assert "'coraa'" in msg and "cora" in msg and "pubmed" in msg and "Did you mean 'cora'" in msg
+
+
+def test_unknown_keyword_is_rejected():
+    with pytest.raises(TypeError, match="accepts: k"):
+        gs.load_dataset("digits", seed=3)
+    with pytest.raises(TypeError, match="none"):
+        gs.load_dataset("karate", k=3)
+
+
+def test_checksum_mismatch_in_graphsel_data_shadows_the_good_copy(tmp_path, monkeypatch):
+    relpath = "webkb/cornell.cites"
+    good = _shared_file(relpath)
+    # Without $GRAPHSEL_DATA the good shared copy is found and loads.
+    monkeypatch.delenv("GRAPHSEL_DATA", raising=False)
+    assert _load("webkb-cornell").n_nodes == 183
+    # A corrupted copy in $GRAPHSEL_DATA comes first in the lookup order: it
+    # must be used, and rejected, although a good copy exists further down.
+    bad_dir = tmp_path / "data"
+    (bad_dir / "webkb").mkdir(parents=True)
+    raw = bytearray(good.read_bytes())
+    raw[100] ^= 0x01
+    (bad_dir / relpath).write_bytes(bytes(raw))
+    shutil.copy(_shared_file("webkb/cornell.content"), bad_dir / "webkb" / "cornell.content")
+    monkeypatch.setenv("GRAPHSEL_DATA", str(bad_dir))
+    assert paths.local_data_dirs()[0] == bad_dir and len(paths.local_data_dirs()) >= 2
+    expected = datasets.RAW_FILES[relpath].sha256
+    with pytest.raises(ValueError, match="checksum mismatch") as err:
+        gs.load_dataset("webkb-cornell", download=False)
+    msg = str(err.value)
+    actual = hashlib.sha256(bytes(raw)).hexdigest()
+    assert relpath in msg and expected in msg and actual in msg and str(bad_dir) in msg
+    # Repairing the file (new mtime) makes it load again, now from $GRAPHSEL_DATA.
+    shutil.copy(good, bad_dir / relpath)
+    g = gs.load_dataset("webkb-cornell", download=False)
+    assert g.info["source"][relpath]["path"] == str(bad_dir / relpath)
+
+
+def test_missing_file_without_download(tmp_path, monkeypatch):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("GRAPHSEL_DATA", str(empty))
+    monkeypatch.setattr(paths, "local_data_dirs", lambda: [empty])  # hide ../shared/data
+    with pytest.raises(FileNotFoundError, match="cora/cora.npz") as err:
+        gs.load_dataset("cora", download=False)
+    assert str(empty) in str(err.value) and str(tmp_path / "cache") in str(err.value)
+    with pytest.raises(FileNotFoundError, match="planetoid/ind.pubmed"):
+        datasets.fetch_dataset("pubmed", download=False)
+
+
+def test_expected_size_mismatch_is_an_error(monkeypatch):
+    import dataclasses
+
+    spec = datasets.dataset_info("karate")
+    monkeypatch.setitem(datasets.REGISTRY, "karate", dataclasses.replace(spec, expected=datasets.Expected(34, 77, 2)))
+    with pytest.raises(ValueError, match=r"edges 78 \(expected 77\)"):
+        gs.load_dataset("karate")
+
+
+def test_generated_sets_are_deterministic():
+    a = gs.load_dataset("planted-partition", seed=7)
+    datasets.clear_cache()  # rebuild from scratch, not from the in-process memo
+    b = gs.load_dataset("planted-partition", seed=7)
+    assert (a.adjacency != b.adjacency).nnz == 0 and np.array_equal(a.labels, b.labels)
+    c = gs.load_dataset("planted-partition", seed=8)
+    assert c.adjacency.shape != a.adjacency.shape or (c.adjacency != a.adjacency).nnz > 0
+    assert a.name != c.name and a.info["params"]["seed"] == 7 and "seed=7" in a.name
+    small = gs.load_dataset("planted-partition", n_blocks=3, block_size=20, p_in=0.5, p_out=0.05, seed=1)
+    assert small.n_classes == 3 and small.n_nodes <= 60
+
+
+def test_knn_parameter_is_part_of_the_identity():
+    g3 = _load("digits-3-8")
+    g5 = _load("digits-3-8", k=5)
+    assert g3.name == "digits-3-8[k=3]" and g5.name == "digits-3-8[k=5]"
+    assert g5.info["params"] == {"k": 5} and g5.n_edges > g3.n_edges
+    datasets.clear_cache()
+    again = _load("digits-3-8", k=5)
+    assert (again.adjacency != g5.adjacency).nnz == 0
+
+
+def test_loads_return_independent_copies():
+    g = _load("karate")
+    g.labels[:] = 0
+    g.adjacency.data[:] = 5.0
+    h = _load("karate")
+    assert np.bincount(h.labels).tolist() == [17, 17] and set(h.adjacency.data) == {1.0}
+
+
+def test_lcc_false():
+    assert _load("polblogs", lcc=False).n_nodes == 1222  # already connected
+    with pytest.raises(ValueError, match="disconnected"):
+        _load("cora", lcc=False)
+
+
+def _naive_knn(X, k):
+    n = X.shape[0]
+    A = np.zeros((n, n))
+    for i in range(n):
+        d = ((X - X[i]) ** 2).sum(axis=1)
+        order = sorted((d[j], j) for j in range(n) if j != i)  # ties -> smaller index
+        for _, j in order[:k]:
+            A[i, j] = 1
+    return np.maximum(A, A.T)
+
+
+def test_knn_adjacency_matches_naive_with_ties():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(60, 4)).astype(float)  # many exact ties
+    for k in (1, 3, 7):
+        got = datasets.knn_adjacency(X, k, block_size=16).toarray()
+        assert np.array_equal(got, _naive_knn(X, k))
+    with pytest.raises(ValueError, match="k must be"):
+        datasets.knn_adjacency(X, 60)
+    with pytest.raises(TypeError):
+        datasets.knn_adjacency(X, 2.0)
+
+
+def test_planetoid_unpickler_refuses_foreign_globals(tmp_path):
+    class Evil:
+        def __reduce__(self):
+            return (print, ("pwned",))
+
+    p = tmp_path / "evil.pkl"
+    p.write_bytes(pickle.dumps(Evil(), protocol=2))
+    with pytest.raises(pickle.UnpicklingError, match="refusing"):
+        datasets._load_planetoid_pickle(p)
