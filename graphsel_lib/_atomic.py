@@ -31,6 +31,9 @@ def atomic_path(path, *, suffix=None):
     )
     os.close(fd)
     tmp = Path(tmp)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a finished file gets the usual mode
     try:
         yield tmp
         with open(tmp, "rb+") as fh:

@@ -7,6 +7,9 @@ code:
 ``GRAPHSEL_FIGURES``
     folder for figures and tables (the runner points the smoke profile at a
     build folder so that it can never overwrite the committed ``figures/``).
+``GRAPHSEL_FIGURES_TARGET``
+    set by the runner while a notebook's output is staged: the real figures
+    folder, where a summary notebook reads the tables earlier notebooks wrote.
 ``GRAPHSEL_DATA``
     a local folder holding the raw dataset files (checked before anything else).
 ``GRAPHSEL_CACHE``

@@ -1,0 +1,193 @@
+"""The papermill runner on a throw-away project (tmp_path) with three tiny notebooks.
+
+``01_good`` writes a figure and a table through the library helpers, ``02_bad``
+raises in its second code cell, ``03_after`` only checks that the run goes on.
+Each kernel start costs 2-3 s, so the executions are shared by module-scoped
+fixtures.
+"""
+
+import json
+import os
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from graphsel_lib import reproduce
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PARAMS = 'profile = "full"\nseed = 0\n'
+
+
+def _notebook(*cells):
+    code = [new_code_cell(PARAMS, metadata={"tags": ["parameters"]})]
+    for c in cells:
+        code.append(new_markdown_cell(c[1:]) if c.startswith("#") else new_code_cell(c))
+    nb = new_notebook(cells=code)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+GOOD = _notebook(
+    "# A figure and a table",
+    "import os\n"
+    "import matplotlib\n"
+    "import pandas as pd\n"
+    "from graphsel_lib.plotting import savefig, subplots\n"
+    "from graphsel_lib.tables import write_table\n"
+    "assert matplotlib.get_backend().lower() == 'agg', matplotlib.get_backend()\n"
+    "fig, ax = subplots()\n"
+    "ax.plot([0, 1, 2], [seed, 1, 0])\n"
+    "savefig(fig, 'good_fig')\n"
+    "write_table(pd.DataFrame({'profile': [profile], 'seed': [seed]}), 'good_table')\n"
+    "print('PARAMS', profile, seed, os.environ['GRAPHSEL_FIGURES'])",
+    "import sys\nprint(sys.version)",
+)
+BAD = _notebook(
+    "# the next cell fails",
+    "y = 2\nraise ValueError('boom in the second code cell')",
+    "print('never reached')",
+)
+AFTER = _notebook("print('after', profile)")
+
+
+def _project(root):
+    nbdir = root / "notebooks"
+    nbdir.mkdir(parents=True)
+    nbformat.write(GOOD, nbdir / "01_good.ipynb")
+    nbformat.write(BAD, nbdir / "02_bad.ipynb")
+    nbformat.write(AFTER, nbdir / "03_after.ipynb")
+    (nbdir / "README.md").write_text("not a notebook\n")
+    figures = root / "figures"
+    figures.mkdir()
+    # the last good run of 02_bad produced this figure: a failure must not touch it
+    (figures / "bad_fig.png").write_bytes(b"last good bad_fig")
+    (figures / "good_fig.png").write_bytes(b"stale good_fig")
+    return root
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    root = _project(tmp_path_factory.mktemp("proj"))
+    sources = {p.name: p.read_bytes() for p in (root / "notebooks").iterdir()}
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = reproduce.main(["--root", str(root), "--profile", "full", "--seed", "7"])
+    return root, code, out.getvalue(), err.getvalue(), sources
+
+
+def test_failure_exit_code_and_report(full_run):
+    root, code, out, err, _ = full_run
+    assert code == 1
+    text = out + err
+    assert "02_bad: FAILED" in text
+    # the 3rd cell of the source notebook, its 2nd code cell (the parameters cell is the 1st)
+    assert "cell 3 (code cell 2)" in text
+    assert "y = 2" in text  # first line of the failing cell
+    assert "ValueError: boom in the second code cell" in text
+    assert "01_good: ok" in text and "03_after: ok" in text  # run went on after the failure
+    assert "[2/3]" in text
+    summary = json.loads((root / "build" / "full" / "reproduce_summary.json").read_text())
+    by_name = {r["name"]: r for r in summary["notebooks"]}
+    assert [r["name"] for r in summary["notebooks"]] == ["01_good", "02_bad", "03_after"]
+    assert by_name["02_bad"]["status"] == "failed"
+    assert by_name["02_bad"]["failure"]["cell"] == 3
+    assert by_name["02_bad"]["failure"]["code_cell"] == 2
+    assert by_name["02_bad"]["failure"]["ename"] == "ValueError"
+    assert by_name["01_good"]["published"] == ["good_fig.pdf", "good_fig.png", "good_table.csv", "good_table.md"]
+
+
+def test_figures_published_and_failed_ones_untouched(full_run):
+    root, *_ = full_run
+    figures = root / "figures"
+    assert (figures / "good_fig.png").read_bytes().startswith(b"\x89PNG")
+    assert (figures / "good_fig.pdf").read_bytes().startswith(b"%PDF")
+    assert (figures / "good_table.csv").read_text() == "profile,seed\nfull,7\n"
+    assert (figures / "bad_fig.png").read_bytes() == b"last good bad_fig"
+    assert sorted(p.name for p in figures.iterdir()) == [
+        "bad_fig.png", "good_fig.pdf", "good_fig.png", "good_table.csv", "good_table.md",
+    ]
+    # staging of the good notebook is cleaned up, the failed one's kept for inspection
+    staging = root / "build" / "full" / "staging"
+    assert not (staging / "01_good").exists()
+    assert (staging / "02_bad").is_dir()
+
+
+def test_executed_copies_and_parameters(full_run):
+    root, _, _, _, sources = full_run
+    executed = root / "build" / "full" / "notebooks"
+    assert sorted(p.name for p in executed.iterdir()) == ["01_good.ipynb", "02_bad.ipynb", "03_after.ipynb"]
+    nb = nbformat.read(executed / "01_good.ipynb", as_version=4)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1
+    assert 'profile = "full"' in injected[0].source and "seed = 7" in injected[0].source
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "PARAMS full 7" in printed
+    assert str(root / "build" / "full" / "staging" / "01_good") in printed  # kernel got GRAPHSEL_FIGURES
+    # sources untouched: still no outputs
+    assert {p.name: p.read_bytes() for p in (root / "notebooks").iterdir()} == sources
+    # the runner restored its own environment
+    assert "GRAPHSEL_FIGURES_TARGET" not in os.environ
+
+
+def test_smoke_never_writes_full_figures(full_run, capsys):
+    root, *_ = full_run
+    figures = root / "figures"
+    before = {p.name: p.read_bytes() for p in figures.iterdir()}
+    code = reproduce.main(["--root", str(root), "--profile", "smoke", "--only", "good"])
+    assert code == 0
+    assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
+    smoke = root / "build" / "smoke"
+    assert (smoke / "figures" / "good_fig.png").is_file()
+    # profile injected, notebook's own seed kept when --seed is not given
+    assert (smoke / "figures" / "good_table.csv").read_text() == "profile,seed\nsmoke,0\n"
+    assert (smoke / "notebooks" / "01_good.ipynb").is_file()
+    # smoke output aimed at the published folder is refused
+    assert reproduce.main(["--root", str(root), "--profile", "smoke",
+                           "--figures-dir", str(figures), "--list"]) == 2
+    assert "must not write" in capsys.readouterr().err
+
+
+def test_fail_fast_parallel(tmp_path, capsys):
+    root = _project(tmp_path)
+    code = reproduce.main(["--root", str(root), "--only", "0[23]_*", "--fail-fast", "--jobs", "2",
+                           "--figures-dir", str(tmp_path / "out")])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "02_bad: FAILED" in out
+    assert "01_good" not in out  # filtered out by the glob
+
+
+def test_fail_fast_skips_the_rest(tmp_path, capsys):
+    root = _project(tmp_path)
+    code = reproduce.main(["--root", str(root), "--only", "bad", "--only", "after", "--fail-fast"])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "02_bad: FAILED" in out
+    assert "03_after: running" not in out
+    summary = json.loads((root / "build" / "full" / "reproduce_summary.json").read_text())
+    assert [(r["name"], r["status"]) for r in summary["notebooks"]] == [("02_bad", "failed"), ("03_after", "skipped")]
+
+
+def test_list_and_selection(tmp_path, capsys):
+    root = _project(tmp_path)
+    assert reproduce.main(["--root", str(root), "--list"]) == 0
+    assert capsys.readouterr().out.split() == ["[1/3]", "01_good.ipynb", "[2/3]", "02_bad.ipynb",
+                                               "[3/3]", "03_after.ipynb"]
+    assert reproduce.main(["--root", str(root), "--list", "--only", "*after*"]) == 0
+    assert "03_after.ipynb" in capsys.readouterr().out
+    assert reproduce.main(["--root", str(root), "--list", "--only", "nothing-like-this"]) == 2
+    assert not (root / "build").exists()
+
+
+@pytest.mark.parametrize(
+    "name, pattern, expected",
+    [("05_ollgc.ipynb", "ollgc", True), ("05_ollgc.ipynb", "OLLGC", True), ("05_ollgc.ipynb", "0[0-4]_*", False),
+     ("05_ollgc.ipynb", "05_*", True), ("05_ollgc.ipynb", "05_ollgc", True), ("05_ollgc.ipynb", "sslgc", False)],
+)
+def test_matches(name, pattern, expected):
+    assert reproduce.matches(name, pattern) is expected
