@@ -5,6 +5,7 @@ Prints wall times measured side by side in one run and their ratios.
 """
 
 import argparse
+import functools
 import os
 import platform
 import tempfile
@@ -15,6 +16,8 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 import graphsel_lib as gs
+
+print = functools.partial(print, flush=True)  # noqa: A001 - progress while it runs
 
 
 def timed(fn, *a, **k):
@@ -29,7 +32,8 @@ def main():
     p.add_argument("--datasets", default="coauthor,cora,pubmed")
     p.add_argument("--eigsh-sm-max-nodes", type=int, default=5000,
                    help="skip eigsh(which='SM') above this size (it needs thousands of Lanczos restarts)")
-    p.add_argument("--dense-max-nodes", type=int, default=20000)
+    p.add_argument("--dense-max-nodes", type=int, default=5000,
+                   help="skip dense eigh above this size (PubMed: 3 GB and many minutes)")
     args = p.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"numpy {np.__version__}")

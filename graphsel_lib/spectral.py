@@ -13,8 +13,9 @@ With ``d = n - 1`` the kernel is exact: ``M^T M = L^+``.
 Eigensolver, chosen by size (``method="auto"``):
 
 * ``"dense"`` — LAPACK ``eigh`` on the dense ``L`` (subset by index) for
-  ``n ≤ 4000`` or when ``d`` is a large fraction of ``n``: exact, no convergence
-  questions, O(n^3) time and O(n^2) memory.
+  ``n ≤ 1000``, or when ``d > n/8`` and ``n ≤ 12000`` (many wanted pairs, where
+  Lanczos is slow and prone to miss repeated eigenvalues): exact, no
+  convergence questions, O(n^3) time and O(n^2) memory.
 * ``"shift-invert"`` — ARPACK Lanczos on ``(L - σ I)^{-1}`` with a small negative
   shift ``σ`` (``L - σI`` is positive definite, so its sparse LU exists). The
   wanted eigenvalues sit next to 0, where ``(L-σI)^{-1}`` is largest, so Lanczos
@@ -24,6 +25,13 @@ Eigensolver, chosen by size (``method="auto"``):
 * ``"lobpcg"`` — LOBPCG preconditioned by smoothed-aggregation algebraic
   multigrid (``pyamg``) with the constant vector as a constraint, for larger
   graphs: memory linear in ``n``.
+
+Lanczos can silently miss copies of a repeated eigenvalue (real graphs have
+many: two leaves on one node give the eigenvalue 1). Every sparse result is
+therefore checked by counting the eigenvalues below the largest one found
+with Sylvester's law of inertia (:func:`count_eigenvalues_below`); if one is
+missing, the dense solver (or, for large graphs, the other sparse solver) is
+tried, then an error is raised.
 
 Results are cached under ``paths.cache_dir()/spectral`` keyed by a SHA-256 of
 the graph and ``d`` (atomic write; a corrupted or mismatching cache file is
@@ -46,10 +54,11 @@ from . import paths
 from ._atomic import atomic_path
 from .graph import check_adjacency, laplacian
 
-__all__ = ["SpectralEmbedding", "spectral_embedding", "add_bias", "graph_hash"]
+__all__ = ["SpectralEmbedding", "spectral_embedding", "add_bias", "graph_hash", "count_eigenvalues_below"]
 
 _CACHE_VERSION = 1
-DENSE_MAX_NODES = 4000
+SMALL_NODES = 1000  # below this, dense is as fast as anything
+DENSE_MAX_NODES = 12_000  # dense L: 1.2 GB
 SHIFT_INVERT_MAX_NODES = 200_000
 
 
@@ -169,8 +178,22 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
         if hit is not None:
             return SpectralEmbedding(hit[0], hit[1], method)
 
-    vals, vecs = _SOLVERS[method](laplacian(S), d, seed)
-    vals, vecs = _check_and_fix(laplacian(S), vals, vecs, d, method)
+    L = laplacian(S)
+    vals, vecs = _SOLVERS[method](L, d, seed)
+    if method != "dense" and not _none_missing(L, vals):
+        # Krylov methods can miss copies of a repeated eigenvalue (e.g. the
+        # eigenvalue 1 of pendant-node pairs). The block method does not.
+        if n <= DENSE_MAX_NODES:
+            fallback = "dense"
+        else:
+            fallback = "lobpcg" if method == "shift-invert" else "shift-invert"
+        warnings.warn(f"{method} missed an eigenvalue below {vals.max():.6g}; retrying with {fallback}",
+                      RuntimeWarning, stacklevel=2)
+        vals, vecs = _SOLVERS[fallback](L, d, seed)
+        if fallback != "dense" and not _none_missing(L, vals):
+            raise RuntimeError(f"eigensolvers missed eigenvalues of L (d={d}); try method='dense'")
+        method = fallback
+    vals, vecs = _check_and_fix(L, vals, vecs, d, method)
     if path is not None:
         _write_cache(path, key, vals, vecs)
     return SpectralEmbedding(vals, vecs, method)
@@ -178,7 +201,7 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
 
 # --------------------------------------------------------------------------- solvers
 def _choose_method(n, d):
-    if n <= DENSE_MAX_NODES or (d + 1 > n // 4 and n <= 3 * DENSE_MAX_NODES):
+    if n <= SMALL_NODES or (d > n // 8 and n <= DENSE_MAX_NODES):
         return "dense"
     if n <= SHIFT_INVERT_MAX_NODES:
         return "shift-invert"
@@ -227,6 +250,33 @@ def _lobpcg(L, d, seed):
 
 
 _SOLVERS = {"dense": _dense, "shift-invert": _shift_invert, "lobpcg": _lobpcg}
+
+
+def count_eigenvalues_below(L, tau) -> int:
+    """Number of eigenvalues of the symmetric ``L`` below ``tau`` (Sylvester's law of inertia).
+
+    Factorises ``L - τI = P^T (L D L^T) P`` by sparse Gaussian elimination with
+    a symmetric ordering and no row pivoting; the count is the number of
+    negative pivots. Raises ``RuntimeError`` if SuperLU had to pivot off the
+    diagonal (then the pivots no longer give the inertia).
+    """
+    n = L.shape[0]
+    A = (L - tau * sp.identity(n)).tocsc()
+    lu = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+    if not np.array_equal(lu.perm_r, lu.perm_c):
+        raise RuntimeError("inertia count needs a symmetric factorisation; SuperLU pivoted")
+    return int(np.count_nonzero(lu.U.diagonal() < 0))
+
+
+def _none_missing(L, vals):
+    """True if no eigenvalue of ``L`` below the largest computed one was skipped."""
+    top = float(np.max(vals))
+    tau = top - 1e-8 * (1.0 + top)
+    found = int(np.count_nonzero(vals < tau))
+    try:
+        return count_eigenvalues_below(L, tau) == found
+    except RuntimeError:  # pragma: no cover - cannot count: trust the solver
+        return True
 
 
 def _check_and_fix(L, vals, vecs, d, method):

@@ -126,3 +126,31 @@ def test_add_bias():
     np.testing.assert_allclose(X.T @ X, M.T @ M + 4.0)
     with pytest.raises(ValueError, match="non-negative"):
         gs.add_bias(M, b=-1)
+
+
+def test_inertia_count_matches_numpy(random_graphs):
+    from graphsel_lib.spectral import count_eigenvalues_below
+
+    for S in random_graphs[:10]:
+        L = gs.laplacian(S)
+        w = np.linalg.eigvalsh(L.toarray())
+        for tau in (0.01, np.median(w) + 1e-3, w.max() + 1):
+            assert count_eigenvalues_below(L, tau) == np.sum(w < tau)
+
+
+def test_shift_invert_does_not_miss_repeated_eigenvalues():
+    """Many pendant pairs make the eigenvalue 1 highly repeated; Lanczos alone can miss copies."""
+    import networkx as nx
+
+    G = nx.star_graph(60)  # centre 0 and 60 leaves: eigenvalue 1 with multiplicity 59
+    G.add_edges_from((i, i + 1) for i in range(61, 100))
+    G.add_edge(60, 61)
+    S = nx.to_scipy_sparse_array(G, format="csr")
+    n = S.shape[0]
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    d = int(np.searchsorted(w, 1.0 + 1e-6)) + 3  # cut just above the repeated block
+    with np.testing.suppress_warnings() as sup:
+        sup.filter(RuntimeWarning)
+        emb = gs.spectral_embedding(S, d, method="shift-invert", cache=False)
+    np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
+    assert n > d
