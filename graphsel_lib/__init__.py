@@ -7,16 +7,16 @@ The public API (SPEC §3)::
     emb = gs.spectral_embedding(g.adjacency, 100)
 """
 
-from . import bounds, datasets
+from . import bounds, datasets, experiments, online
 from .datasets import list_datasets, load_dataset
 from .graph import (
     Graph,
     check_adjacency,
     check_labels,
     cut_size,
-    largest_connected_component,
     laplacian,
     laplacian_pinv,
+    largest_connected_component,
     normalized_laplacian,
 )
 from .spectral import SpectralEmbedding, add_bias, spectral_embedding
@@ -32,11 +32,13 @@ __all__ = [
     "check_labels",
     "cut_size",
     "datasets",
+    "experiments",
     "largest_connected_component",
     "laplacian",
     "laplacian_pinv",
     "list_datasets",
     "load_dataset",
     "normalized_laplacian",
+    "online",
     "spectral_embedding",
 ]

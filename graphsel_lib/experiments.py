@@ -1,0 +1,254 @@
+"""The experiment protocol of gu2013 Sec. 6.3 and yang2016 Sec. V (SPEC §5).
+
+* ``n_orders`` (20) random node orders drawn from one seed, plus a separate
+  held-out *tuning* order drawn from an independent stream of the same seed;
+* hyper-parameters chosen on the tuning order over the paper's grid;
+* mean ± std over the orders, paired t-test between methods (95 %);
+* orders run in parallel with joblib (local processes by default; a Dask
+  cluster through joblib's ``"dask"`` backend when a ``distributed.Client`` is
+  active and ``backend="dask"``): the same numbers either way, because every
+  order carries its own seed;
+* finished configurations are cached on disk (``paths.cache_dir()/results``),
+  keyed by the learner's ``repr`` (which names all its parameters), the data,
+  the orders and a hash of the source of ``graphsel_lib.online`` (so editing a
+  learner invalidates its results), so re-running a notebook does not redo
+  them. Cached rows keep the wall times measured when they were computed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import paths
+from ._atomic import atomic_write
+from .online import run
+
+__all__ = [
+    "random_orders",
+    "tuning_order",
+    "order_seeds",
+    "evaluate",
+    "tune",
+    "summarize",
+    "paired_ttest",
+    "mean_std",
+    "METRICS",
+]
+
+METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
+_TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
+
+
+def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
+    """``(n_orders, n)`` array: row k is the k-th random node order of ``seed``."""
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.permutation(n) for _ in range(n_orders)]) if n_orders else np.empty((0, n), int)
+
+
+def tuning_order(n, seed=0) -> np.ndarray:
+    """A held-out random order for hyper-parameter tuning, independent of :func:`random_orders`."""
+    return np.random.default_rng([seed, _TUNING_STREAM]).permutation(n)
+
+
+def order_seeds(n_orders, seed=0) -> list[int]:
+    """Per-order seeds for randomised learners (order k gets the k-th)."""
+    return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_orders)]
+
+
+def _one_pass(make_learner, M, y, order, seed, n_classes):
+    trace = run(make_learner(), M, y, order=order, seed=seed, n_classes=n_classes)
+    row = {"error_rate": trace.error_rate, "n_queried": trace.n_queried, "time": trace.time}
+    if "binary_predictions" in trace.records:
+        row["binary_error_rate"] = trace.binary_error_rate
+        row["binary_n_queried"] = trace.binary_n_queried
+    return row
+
+
+def _online_source_hash() -> str:
+    """SHA-256 of the source files of :mod:`graphsel_lib.online`: part of every cache key."""
+    h = hashlib.sha256()
+    for f in sorted((Path(__file__).parent / "online").glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _digest(*arrays_and_text) -> str:
+    h = hashlib.sha256()
+    for a in arrays_and_text:
+        if isinstance(a, str):
+            h.update(a.encode())
+        else:
+            a = np.ascontiguousarray(a)
+            h.update(str((a.dtype.str, a.shape)).encode())
+            h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def evaluate(make_learner, M, y, orders, *, seed=0, method=None, n_classes=None, n_jobs=None,
+             backend=None, cache=True, cache_dir=None, progress=False) -> pd.DataFrame:
+    """Run a learner on every order; one row per order.
+
+    Parameters
+    ----------
+    make_learner : callable
+        Returns a fresh learner (a class, ``functools.partial`` or lambda; it
+        must pickle with cloudpickle for parallel runs).
+    M, y : the inputs of :func:`graphsel_lib.online.run`.
+    orders : array of shape (n_orders, n)
+    seed : int
+        Order k runs with ``order_seeds(n_orders, seed)[k]``.
+    method : str, optional
+        Name in the ``method`` column (default: the learner's ``repr``).
+    n_jobs : int, optional
+        joblib workers (default: all cores; 1 runs in this process).
+    backend : str, optional
+        joblib backend, e.g. ``"loky"`` (default) or ``"dask"``.
+    cache : bool
+        Reuse/store the result of this exact configuration on disk.
+
+    Returns
+    -------
+    DataFrame with columns ``method, order, error_rate, n_queried, time`` (and
+    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners).
+    """
+    from joblib import delayed
+
+    orders = np.asarray(orders)
+    if orders.ndim != 2:
+        raise ValueError(f"orders must have shape (n_orders, n), got {orders.shape}")
+    M = np.ascontiguousarray(M, dtype=np.float64)
+    y = np.asarray(y)
+    name = repr(make_learner())
+    method = name if method is None else method
+    seeds = order_seeds(len(orders), seed)
+
+    path = None
+    if cache:
+        key = _digest(name, _online_source_hash(), str(n_classes), str(seeds), M, y, orders)
+        folder = Path(cache_dir) if cache_dir is not None else paths.cache_dir() / "results"
+        path = folder / f"{key[:32]}.json"
+        if path.is_file():
+            try:
+                rows = json.loads(path.read_text())["rows"]
+                return _frame(rows, method)
+            except (ValueError, KeyError):
+                pass  # corrupted: recompute and overwrite
+
+    jobs = [delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)]
+    if n_jobs == 1 or len(orders) <= 1:
+        rows = [f(*a, **k) for f, a, k in _progress(jobs, progress, method, len(jobs))]
+    else:
+        rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
+
+    if path is not None:
+        with atomic_write(path) as fh:
+            json.dump({"learner": name, "rows": rows}, fh)
+    return _frame(rows, method)
+
+
+def _progress(items, show, desc, total):
+    """``items`` wrapped in a tqdm progress bar when ``show``."""
+    if not show:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, total=total, leave=False)
+
+
+def _parallel(jobs, n_jobs, backend, progress=None):
+    """Run joblib jobs in order; ``parallel_config`` registers external backends such as ``"dask"``.
+
+    ``progress``: a description to show a progress bar with, or None.
+    """
+    from contextlib import nullcontext
+
+    from joblib import Parallel, parallel_config
+
+    jobs = list(jobs)
+    with parallel_config(backend=backend) if backend else nullcontext():
+        results = Parallel(n_jobs=-1 if n_jobs is None else n_jobs, return_as="generator")(jobs)
+        return list(_progress(results, progress is not None, progress, len(jobs)))
+
+
+def _frame(rows, method):
+    df = pd.DataFrame(rows)
+    df.insert(0, "order", np.arange(len(df)))
+    df.insert(0, "method", method)
+    return df
+
+
+def tune(make_learner, grid, M, y, order, *, metric="error_rate", seed=0, n_classes=None,
+         n_jobs=None, backend=None, cache=True):
+    """Pick hyper-parameters on a held-out order (gu2013 Sec. 6.3).
+
+    ``make_learner(**params)`` builds a learner; ``grid`` maps each parameter
+    name to its candidate values. Ties go to the first best in grid order.
+
+    Returns
+    -------
+    best : dict
+        The parameters with the smallest ``metric`` on ``order``.
+    table : DataFrame
+        One row per grid point with the parameters and all metrics.
+    """
+    import itertools
+    from functools import partial
+
+    from joblib import delayed
+
+    names = list(grid)
+    points = [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(grid[k] for k in names))]
+    if not points:
+        raise ValueError("empty hyper-parameter grid")
+    order = np.asarray(order)[None, :]
+
+    def one(p):
+        return evaluate(partial(make_learner, **p), M, y, order, seed=seed, n_classes=n_classes,
+                        n_jobs=1, cache=cache).iloc[0]
+
+    if n_jobs == 1:
+        rows = [one(p) for p in points]
+    else:
+        rows = _parallel((delayed(one)(p) for p in points), n_jobs, backend)
+    table = pd.DataFrame([{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)])
+    best = points[int(np.argmin(table[metric].to_numpy()))]
+    return best, table
+
+
+def summarize(df, metrics=None, by="method") -> pd.DataFrame:
+    """Mean and standard deviation (ddof=1) of each metric per method, in first-seen order."""
+    metrics = [m for m in (metrics or METRICS) if m in df.columns]
+    g = df.groupby(by, sort=False)[metrics]
+    out = g.mean().add_suffix("_mean").join(g.std(ddof=1).add_suffix("_std"))
+    return out[[f"{m}_{s}" for m in metrics for s in ("mean", "std")]].reset_index()
+
+
+def paired_ttest(df, a, b, metric="error_rate", *, alpha=0.05, by="method"):
+    """Paired t-test of ``metric`` between methods ``a`` and ``b`` over the same orders.
+
+    Returns a dict with the mean difference (a − b), t, p and whether the
+    difference is significant at level ``alpha`` (gu2013 uses 95 %).
+    """
+    xa = df[df[by] == a].sort_values("order")
+    xb = df[df[by] == b].sort_values("order")
+    if len(xa) != len(xb) or not np.array_equal(xa["order"].to_numpy(), xb["order"].to_numpy()):
+        raise ValueError(f"{a!r} and {b!r} were not run on the same orders")
+    va, vb = xa[metric].to_numpy(float), xb[metric].to_numpy(float)
+    if np.allclose(va, vb):
+        t, p = 0.0, 1.0
+    else:
+        t, p = stats.ttest_rel(va, vb)
+    return {"a": a, "b": b, "metric": metric, "mean_diff": float(np.mean(va - vb)),
+            "t": float(t), "p": float(p), "significant": bool(p < alpha)}
+
+
+def mean_std(mean, std, digits=4) -> str:
+    """``"0.1838 ± 0.0021"``."""
+    return f"{mean:.{digits}f} ± {std:.{digits}f}"

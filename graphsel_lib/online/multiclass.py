@@ -1,0 +1,137 @@
+"""One-vs-rest composition of binary online learners (gu2013 Sec. 6.3).
+
+K binary learners see the same stream; learner k solves "class k (+1) vs the
+rest (−1)". The multiclass prediction is ``argmax_k score_k`` (ties: smallest
+k). Each binary learner queries by its own rule and updates by its own rule; a
+node counts as queried (``trace.n_queried``) if any learner queried it, while
+``trace.binary_n_queried`` is the mean over the K learners and
+``trace.binary_error_rate`` the mean over k of the class-k-vs-rest error
+(gu2013 does not say which error Table 2 reports).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .protocol import check_learner
+
+__all__ = ["OneVsRest"]
+
+
+class OneVsRest:
+    """K independent binary learners, one per class, on one stream.
+
+    Parameters
+    ----------
+    make_binary_learner : callable
+        ``make_binary_learner()`` returns a fresh binary learner (e.g.
+        ``lambda: OLLGC(mu=0.1)`` or the class ``GPA``). Called K times at
+        each ``reset``.
+
+    stacked : bool, default True
+        If the K learners are identical (same type and ``repr``) and
+        ``one_vs_rest()`` returns a stacked form (GPA, OLLGC, SSLGC; not the
+        randomised RandomSampling), run that, which computes the K scores
+        as one product ``W m_t`` and is equal round by round to K separate
+        learners (tested). False always runs K separate learners.
+
+    Attributes
+    ----------
+    learners : list of K binary learners, or None
+        After ``reset``, the K separate learners (None when stacked).
+    stack : learner or None
+        After ``reset``, the stacked learner (e.g. ``RidgeOneVsRest``, whose
+        ``states[k]`` is class k's :class:`RidgeState`), or None.
+
+    Notes
+    -----
+    Learner k receives its own generator at ``reset`` (the k-th of K
+    generators drawn from the one :func:`~graphsel_lib.online.run` passes).
+    ``info`` holds ``score`` (K floats), ``binary_predictions`` (K-tuple of
+    ±1), ``binary_queried`` (K-tuple of bool) and, for separate learners,
+    ``infos``, their K ``info`` dicts (a stacked SSLGC gives ``r``, the K
+    values of ``r_t``, instead). Plain Python containers: cheaper than tiny
+    arrays at K ≤ 10.
+    """
+
+    multiclass = True
+    record_keys = ("binary_predictions", "binary_queried")
+
+    def __init__(self, make_binary_learner, *, stacked=True):
+        if not callable(make_binary_learner):
+            raise TypeError("make_binary_learner must be callable (e.g. a class or a lambda)")
+        sample = check_learner(make_binary_learner())
+        if sample.multiclass:
+            raise TypeError(f"OneVsRest needs binary learners, {sample!r} is multiclass")
+        self.make_binary_learner = make_binary_learner
+        self.stacked = bool(stacked)
+        self._name = repr(sample)
+
+    def reset(self, d, n_classes, rng):
+        K = int(n_classes)
+        self.n_classes = K
+        learners = [check_learner(self.make_binary_learner()) for _ in range(K)]
+        first = learners[0]
+        stack = None
+        if (
+            self.stacked
+            and callable(getattr(first, "one_vs_rest", None))
+            and all(type(b) is type(first) and repr(b) == repr(first) for b in learners)
+        ):
+            stack = first.one_vs_rest()  # None if the learner has no stacked form
+        if stack is not None:
+            # K identical deterministic learners: run them as one stacked learner
+            self.learners, self.stack = None, stack
+            self.stack.reset(d, K, rng)
+            self._predict, self._wants_label, self._update = (
+                self.stack.predict,
+                self.stack.wants_label,
+                self.stack.update,
+            )
+            return
+        self.learners, self.stack = learners, None
+        seeds = rng.integers(0, 2**63 - 1, size=K, dtype=np.int64)
+        for learner, s in zip(learners, seeds, strict=True):
+            learner.reset(d, 2, np.random.default_rng(int(s)))
+        # bound methods, looked up once (the generic methods run K times per round)
+        self._predicts = [learner.predict for learner in learners]
+        self._wants = [learner.wants_label for learner in learners]
+        self._updates = [learner.update for learner in learners]
+        self._classes = range(K)
+        self._predict, self._wants_label, self._update = (
+            self._generic_predict,
+            self._generic_wants_label,
+            self._generic_update,
+        )
+
+    def predict(self, x):
+        return self._predict(x)
+
+    def wants_label(self, x, t, info):
+        return self._wants_label(x, t, info)
+
+    def update(self, x, y, label, info):
+        self._update(x, y, label, info)
+
+    # --- K separate learners -------------------------------------------------
+    def _generic_predict(self, x):
+        outs = [predict(x) for predict in self._predicts]
+        labels = tuple([label for label, _ in outs])
+        infos = [info for _, info in outs]
+        scores = [info["score"] for info in infos]
+        label = max(self._classes, key=scores.__getitem__)  # first maximum, as numpy.argmax
+        return label, {"score": scores, "binary_predictions": labels, "infos": infos}
+
+    def _generic_wants_label(self, x, t, info):
+        queried = tuple([wants(x, t, inf) for wants, inf in zip(self._wants, info["infos"], strict=True)])
+        info["binary_queried"] = queried
+        return any(queried)
+
+    def _generic_update(self, x, y, label, info):
+        infos, labels, queried = info["infos"], info["binary_predictions"], info["binary_queried"]
+        for k in self._classes:
+            if queried[k]:
+                self._updates[k](x, 1 if y == k else -1, labels[k], infos[k])
+
+    def __repr__(self):
+        return f"OneVsRest({self._name}{'' if self.stacked else ', stacked=False'})"

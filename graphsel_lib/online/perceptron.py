@@ -1,0 +1,151 @@
+"""First-order learners: the graph perceptron (GPA) and its random-query variant.
+
+Herbster & Pontil (NIPS 2006, the slides in ``../shared/papers``) run the
+perceptron in the RKHS of the Laplacian kernel ``K = L^+``. With ``L^+ = M^T M``
+(``M = diag(σ^{-1/2}) V^T``, see :func:`graphsel_lib.spectral_embedding`) the
+kernel perceptron is the ordinary perceptron on the columns ``m_t`` of ``M``::
+
+    w_0 = 0;   ŷ_t = sign(w_{t-1}^T m_t);   on a mistake  w_t = w_{t-1} + y_t m_t,
+
+and its mistake bound is ``|M| ≤ ||g||² max_t K_tt = 4 Φ(y) max_t K_tt``.
+Tie rule (all learners of the package): ``sign(0) = +1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .protocol import learner_rng
+
+__all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "row_scores"]
+
+
+try:  # einsum without its Python argument parsing (a third of its cost at K·d ≈ 300)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - numpy < 2 or a future layout
+    _einsum = np.einsum
+
+
+def row_scores(W, x):
+    """``[w_k · x for k]`` as a list, the same rounding for equal rows.
+
+    ``W @ x`` (BLAS gemv) may round two equal rows differently, which breaks
+    exact ties between one-vs-rest learners that share a history (common in
+    the first rounds, where all of them start at 0) and so the tie rule
+    "smallest index wins". ``einsum`` computes every row alike.
+    """
+    return _einsum("kd,d->k", W, x).tolist()
+
+
+class GPA:
+    """Graph Perceptron Algorithm (Herbster & Pontil 2006; gu2013's baseline).
+
+    Binary labels -1/+1. Queries every label; updates only on mistakes.
+    ``info``: ``{"score": w_{t-1}^T m_t}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import GPA, run
+    >>> trace = run(GPA(), np.array([[1.0, -1.0, 2.0]]), [1, -1, 1], order=[0, 1, 2])
+    >>> trace.predictions.tolist()  # w = 0 twice (score 0 -> +1), then w = +1 after the mistake
+    [1, 1, 1]
+    >>> trace.mistakes.tolist()
+    [False, True, False]
+    """
+
+    multiclass = False
+
+    def reset(self, d, n_classes, rng):
+        self.w = np.zeros(d)
+
+    def predict(self, x):
+        s = float(np.dot(self.w, x))
+        return (1 if s >= 0.0 else -1), {"score": s}
+
+    def wants_label(self, x, t, info):
+        return True
+
+    def update(self, x, y, label, info):
+        if label != y:
+            self.w += y * x
+
+    def one_vs_rest(self):
+        """K copies of GPA as the rows of one (K, d) matrix (used by :class:`OneVsRest`).
+
+        None for subclasses (e.g. :class:`RandomSampling`): their rules differ.
+        """
+        return GPAOneVsRest() if type(self) is GPA else None
+
+    def __repr__(self):
+        return "GPA()"
+
+
+class GPAOneVsRest:
+    """K class-vs-rest GPAs run together: ``W`` (K, d), scores ``W m_t``.
+
+    Equal round by round to ``OneVsRest`` over K separate :class:`GPA` (tested).
+    Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
+    """
+
+    multiclass = True
+    record_keys = ("binary_predictions", "binary_queried")
+
+    def reset(self, d, n_classes, rng):
+        K = int(n_classes)
+        self.W = np.zeros((K, d))
+        self._rows = list(self.W)  # views: W[k] += ... updates W in place
+        self._classes = range(K)
+        self._all = (True,) * K
+
+    # Per-class bookkeeping uses Python lists: for K ≤ 10 they are cheaper than
+    # tiny numpy arrays; the d-dimensional work stays in numpy.
+    def predict(self, x):
+        s = row_scores(self.W, x)
+        labels = tuple([1 if v >= 0.0 else -1 for v in s])
+        return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
+
+    def wants_label(self, x, t, info):
+        info["binary_queried"] = self._all
+        return True
+
+    def update(self, x, y, label, info):
+        labels = info["binary_predictions"]
+        for k in self._classes:
+            z = 1 if k == y else -1
+            if labels[k] != z:
+                self._rows[k] += z * x
+
+
+class RandomSampling(GPA):
+    """GPA that queries each label independently with probability ``p`` (gu2013 Sec. 6.6).
+
+    Parameters
+    ----------
+    p : float in [0, 1]
+        Query probability; gu2013 sets it to SSLGC's observed query ratio.
+    seed : int, optional
+        Seed of the query coin. None (default): use the generator that
+        :func:`~graphsel_lib.online.run` passes to ``reset``, so different
+        ``run`` seeds give different coins.
+
+    One uniform number is drawn per round (``query iff U < p``); updates are
+    GPA's (only on queried rounds with a mistake).
+    """
+
+    def __init__(self, p, seed=None):
+        p = float(p)
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"query probability p must be in [0, 1], got {p}")
+        self.p = p
+        self.seed = seed
+
+    def reset(self, d, n_classes, rng):
+        super().reset(d, n_classes, rng)
+        self.rng = learner_rng(self.seed, rng)
+
+    def wants_label(self, x, t, info):
+        return self.rng.random() < self.p
+
+    def __repr__(self):
+        return f"RandomSampling(p={self.p!r}, seed={self.seed})"

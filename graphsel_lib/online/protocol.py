@@ -1,0 +1,355 @@
+"""The online protocol: one loop for every online learner of graphsel.
+
+Protocol (gu2013 Sec. 3.3 and 4.1, yang2016 Sec. III–IV): the nodes of a graph
+arrive one per round in a random order. In round ``t = 1..T`` the learner sees
+the feature vector ``m_t`` of the node (a column of ``M``, e.g.
+``spectral_embedding(S, d).M``), predicts a label, may *query* the true label
+and, if it did, may update its state. Mistakes are counted on every round,
+queried or not.
+
+Learner interface
+-----------------
+An online learner is any object with one class attribute and four methods;
+:func:`run` is the only code that calls them::
+
+    multiclass: bool
+        False: labels are -1/+1 (binary). True: labels are 0..K-1.
+
+    reset(d, n_classes, rng) -> None
+        Forget everything: fresh state for d-dimensional inputs and
+        ``n_classes`` classes (2 for a binary learner). ``rng`` is a
+        ``numpy.random.Generator`` owned by this pass: a randomised learner
+        draws from it (unless it was built with its own ``seed``), so that the
+        same ``run(..., seed=s)`` gives the same trace.
+
+    predict(x) -> (label, info)
+        ``x``: (d,) float64 array, read only (possibly a view of the caller's M).
+        ``label``: -1/+1 (binary) or 0..K-1 (multiclass).
+        ``info``: a ``dict`` with at least ``"score"`` (float for a binary
+        learner, the (K,) score vector for a multiclass one) and whatever the
+        learner computed on the way (``"r"``, ``"theta"``, ...). The same
+        dict is passed to ``wants_label`` and ``update`` of this round, so
+        work done in ``predict`` (e.g. ``A^{-1} m_t``) can be reused there;
+        :func:`run` can record any of its keys per round (``record=``).
+
+    wants_label(x, t, info) -> bool
+        The query rule, called once per round, ``t`` the 1-based round
+        index (gu2013 writes the SSLGC threshold as ``t^{-κ}``). A fully
+        supervised learner returns True. A randomised rule draws from the rng
+        given to ``reset``. It may add keys to ``info``.
+
+    update(x, y, label, info) -> None
+        Called only on queried rounds, with the true label ``y`` and the
+        learner's own prediction ``label``. The learner decides what to do:
+        a conservative learner changes state only if ``label != y``, an
+        aggressive one (yang2016 MSG) may update on a correct prediction too.
+
+Ties: a binary learner predicts ``+1`` when its score is exactly 0
+(``sign(0) := +1``); a multiclass learner predicts the smallest index among
+the maximal scores (``numpy.argmax``). Every learner of the package follows
+these two rules.
+
+Two optional members:
+
+    record_keys: tuple of str
+        ``info`` keys that :func:`run` always records (``OneVsRest`` records
+        its binary predictions and queries this way).
+    one_vs_rest() -> multiclass learner or None
+        A binary learner may offer a "stacked" multiclass learner that runs K
+        class-vs-rest copies of itself at once, equal round by round to K
+        separate copies; :class:`~graphsel_lib.online.OneVsRest` uses it.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+
+try:  # BLAS threads only slow down the d ≈ 100 operations of one round
+    from threadpoolctl import threadpool_limits
+except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+    threadpool_limits = None
+
+__all__ = ["Trace", "run", "check_learner", "learner_rng"]
+
+_METHODS = ("reset", "predict", "wants_label", "update")
+
+
+@dataclass(eq=False)
+class Trace:
+    """What happened in one online pass, per round in round order.
+
+    Attributes
+    ----------
+    order : ndarray of int, shape (T,)
+        ``order[t]`` is the node shown in round ``t + 1``.
+    labels : ndarray of int, shape (T,)
+        True label of the node of each round.
+    predictions : ndarray of int, shape (T,)
+        The learner's label.
+    scores : ndarray of float, shape (T,) or (T, K)
+        ``info["score"]`` of each round.
+    mistakes, queried : ndarray of bool, shape (T,)
+        ``predictions != labels``; whether the label was revealed.
+    elapsed : ndarray of float, shape (T,)
+        Cumulative wall time in seconds from the start of the pass to the end
+        of each round (``elapsed[-1]`` is the time of the pass).
+    records : dict of str -> ndarray
+        Per-round values of the ``info`` keys asked for with ``record=`` (and
+        the learner's ``record_keys``), stacked along axis 0.
+    learner : str
+        ``repr`` of the learner.
+    """
+
+    order: np.ndarray
+    labels: np.ndarray
+    predictions: np.ndarray
+    scores: np.ndarray
+    mistakes: np.ndarray
+    queried: np.ndarray
+    elapsed: np.ndarray
+    records: dict = field(default_factory=dict)
+    learner: str = ""
+
+    @property
+    def n_rounds(self) -> int:
+        return int(self.order.shape[0])
+
+    @property
+    def n_mistakes(self) -> int:
+        return int(self.mistakes.sum())
+
+    @property
+    def error_rate(self) -> float:
+        """Mistakes on all rounds (queried or not) divided by ``T``."""
+        return float(self.mistakes.mean())
+
+    @property
+    def n_queried(self) -> int:
+        """Number of rounds whose label was revealed."""
+        return int(self.queried.sum())
+
+    @property
+    def query_rate(self) -> float:
+        return float(self.queried.mean())
+
+    @property
+    def time(self) -> float:
+        """Wall time of the whole pass in seconds."""
+        return float(self.elapsed[-1]) if self.elapsed.size else 0.0
+
+    # --- one-vs-rest quantities (gu2013 Table 2 may report either) -------------
+    def _binary(self, key):
+        if key not in self.records:
+            raise AttributeError(f"{key!r} is only recorded by OneVsRest learners (learner: {self.learner})")
+        return self.records[key]
+
+    @property
+    def binary_errors(self) -> np.ndarray:
+        """(K,) error rate of the k-th binary learner on its class-k-vs-rest problem."""
+        pred = self._binary("binary_predictions")
+        K = pred.shape[1]
+        target = np.where(self.labels[:, None] == np.arange(K), 1, -1)
+        return (pred != target).mean(axis=0)
+
+    @property
+    def binary_error_rate(self) -> float:
+        """Mean over the K binary learners of their class-k-vs-rest error rate."""
+        return float(self.binary_errors.mean())
+
+    @property
+    def binary_n_queried(self) -> float:
+        """Mean over the K binary learners of their number of queried labels."""
+        return float(self._binary("binary_queried").sum(axis=0).mean())
+
+    def cumulative(self, what="mistakes") -> np.ndarray:
+        """Running count of ``"mistakes"`` or ``"queried"`` after each round."""
+        return np.cumsum(getattr(self, what))
+
+    def __repr__(self):
+        return (
+            f"Trace({self.learner}, T={self.n_rounds}, error_rate={self.error_rate:.4f}, "
+            f"n_queried={self.n_queried}, time={self.time:.3f}s)"
+        )
+
+
+def check_learner(learner):
+    """Raise TypeError unless ``learner`` has the online-learner interface."""
+    if isinstance(learner, type):
+        raise TypeError(f"{learner.__name__} is a class, not an online learner: pass an instance, e.g. GPA()")
+    missing = [m for m in _METHODS if not callable(getattr(learner, m, None))]
+    if missing or not hasattr(learner, "multiclass"):
+        what = ", ".join(missing + ([] if hasattr(learner, "multiclass") else ["multiclass attribute"]))
+        raise TypeError(f"{type(learner).__name__} is not an online learner: missing {what}")
+    return learner
+
+
+def learner_rng(seed, fallback):
+    """The generator a randomised learner uses: its own ``seed`` if given, else ``fallback``."""
+    return fallback if seed is None else np.random.default_rng(seed)
+
+
+def _check_inputs(M, y, order, multiclass, n_classes, seed):
+    if not hasattr(M, "shape") and not isinstance(M, (list, tuple)):
+        raise TypeError(f"M must be a 2-D array of shape (d, n), got {type(M).__name__}")
+    M = np.asarray(M)
+    if M.dtype == object or not (np.issubdtype(M.dtype, np.number) or M.dtype == bool):
+        raise TypeError(f"M must be a real numeric array, got dtype {M.dtype}")
+    if np.iscomplexobj(M):
+        raise TypeError("M must be real, got a complex array")
+    if M.ndim != 2:
+        raise ValueError(f"M must be 2-D of shape (d, n) (column t is m_t), got shape {M.shape}")
+    d, n = M.shape
+    if d == 0 or n == 0:
+        raise ValueError(f"M must be non-empty, got shape {M.shape}")
+    M = M.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(M)):
+        raise ValueError("M contains NaN or infinite entries")
+
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {y.shape}")
+    if y.shape[0] != n:
+        raise ValueError(f"M has n = {n} columns (nodes) but y has length {y.shape[0]}")
+    if not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating) or y.dtype == bool):
+        raise TypeError(f"y must be numeric labels, got dtype {y.dtype}")
+    if y.dtype == bool or not np.all(np.isfinite(y)) or not np.all(y == np.round(y)):
+        raise ValueError("y must hold integer labels")
+    y = y.astype(np.int64)
+    if multiclass:
+        if y.min() < 0:
+            raise ValueError(f"a multiclass learner needs labels 0..K-1, found {y.min()}")
+        K = int(y.max()) + 1 if n_classes is None else int(n_classes)
+        if K < 2:
+            raise ValueError(f"a multiclass learner needs at least 2 classes, got K = {K}")
+        if y.max() >= K:
+            raise ValueError(f"labels must be in 0..{K - 1}, found {y.max()}")
+    else:
+        bad = ~np.isin(y, (-1, 1))
+        if bad.any():
+            raise ValueError(
+                f"a binary learner needs labels -1/+1, found {np.unique(y[bad])[:5].tolist()}; "
+                "use 2*y-1 for 0/1 labels or OneVsRest for classes 0..K-1"
+            )
+        K = 2
+
+    if order is None:
+        order = np.random.default_rng(seed).permutation(n)
+    else:
+        order = np.asarray(order)
+        if order.ndim != 1 or not np.issubdtype(order.dtype, np.integer):
+            raise ValueError(
+                f"order must be a 1-D integer array, got shape {order.shape}, dtype {order.dtype}"
+            )
+        if order.shape[0] != n or not np.array_equal(np.sort(order), np.arange(n)):
+            raise ValueError(f"order must be a permutation of 0..{n - 1} (each node exactly once)")
+        order = order.astype(np.intp)
+    return M, y, order, K
+
+
+def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_threads=1):
+    """Run one online pass of ``learner`` over the nodes and return its :class:`Trace`.
+
+    Parameters
+    ----------
+    learner : online learner
+        Any object with the interface of this module's docstring (it is
+        ``reset`` first, so the same object can be run again).
+    M : array of shape (d, n)
+        Column ``t`` is the feature vector ``m_t`` of node ``t``. Passing
+        it in Fortran order (``np.asfortranarray(M)``) saves one copy per
+        call when running many orders.
+    y : array of int, shape (n,)
+        True labels: -1/+1 for a binary learner, 0..K-1 for a multiclass one.
+    order : array of int, shape (n,), optional
+        The node of each round, a permutation of ``0..n-1``. Default:
+        ``np.random.default_rng(seed).permutation(n)``.
+    seed : int, default 0
+        Seeds the default order and, independently, the generator handed
+        to ``learner.reset`` (so randomised query rules are reproducible).
+    n_classes : int, optional
+        K for a multiclass learner (default ``max(y) + 1``).
+    record : tuple of str
+        ``info`` keys to store per round in ``trace.records``.
+    blas_threads : int or None, default 1
+        Limit on BLAS threads during the pass (small d: threads only add
+        overhead). None leaves the setting alone.
+
+    Returns
+    -------
+    Trace
+
+    Raises
+    ------
+    TypeError
+        If ``learner`` lacks the interface, or ``M``/``y`` are not numeric.
+    ValueError
+        If ``M`` is not 2-D or not finite, ``y`` has the wrong length or
+        labels outside -1/+1 (binary) or 0..K-1 (multiclass), or ``order`` is
+        not a permutation of the nodes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import GPA, run
+    >>> M = np.array([[1.0, 1.0, -1.0, -1.0]])
+    >>> trace = run(GPA(), M, np.array([1, 1, -1, -1]), order=[0, 2, 1, 3])
+    >>> trace.predictions.tolist()  # sign(0) = +1 until the first mistake
+    [1, 1, 1, -1]
+    >>> trace.mistakes.tolist(), trace.error_rate, trace.n_queried
+    ([False, True, False, False], 0.25, 4)
+    """
+    check_learner(learner)
+    multiclass = bool(learner.multiclass)
+    M, y, order, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
+    d, n = M.shape
+    # X[i] = m_i as a contiguous row (what BLAS wants); free if M is Fortran-ordered
+    X = np.ascontiguousarray(M.T).view()
+    X.flags.writeable = False  # learners get read-only rows (possibly views of the caller's M)
+    olist = order.tolist()
+    yo = y[order]
+    ylist = yo.tolist()  # Python ints: cheap to index in the loop
+    keys = tuple(dict.fromkeys(tuple(getattr(learner, "record_keys", ())) + tuple(record)))
+
+    learner_seed = np.random.SeedSequence(seed).spawn(1)[0]
+    learner.reset(d, K, np.random.default_rng(learner_seed))
+
+    # per-round results go into Python lists (cheaper to set than numpy items)
+    predictions = [0] * n
+    scores = [None] * n
+    queried = [False] * n
+    elapsed = [0.0] * n
+    recorded = {k: [None] * n for k in keys}
+    predict, wants_label, update = learner.predict, learner.wants_label, learner.update
+    clock = time.perf_counter
+
+    limit = threadpool_limits(limits=blas_threads) if (threadpool_limits and blas_threads) else nullcontext()
+    with limit:
+        t0 = clock()
+        for t in range(n):
+            x = X[olist[t]]
+            label, info = predict(x)
+            predictions[t] = label
+            if wants_label(x, t + 1, info):
+                queried[t] = True
+                update(x, ylist[t], label, info)
+            elapsed[t] = clock() - t0
+            scores[t] = info["score"]
+            for k in keys:
+                recorded[k][t] = info[k]
+
+    predictions = np.asarray(predictions, dtype=np.int64)
+    return Trace(
+        order=order,
+        labels=yo,
+        predictions=predictions,
+        scores=np.asarray(scores, dtype=float),
+        mistakes=predictions != yo,
+        queried=np.asarray(queried, dtype=bool),
+        elapsed=np.asarray(elapsed, dtype=float),
+        records={k: np.asarray(v) for k, v in recorded.items()},
+        learner=repr(learner),
+    )

@@ -1,0 +1,233 @@
+"""The online protocol ``run``: input validation, the Trace, reproducibility (SPEC §3, §7)."""
+
+import numpy as np
+import pytest
+
+import graphsel_lib.online as online
+from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling, Trace, run
+
+
+@pytest.fixture
+def data():
+    rng = np.random.default_rng(0)
+    M = rng.standard_normal((4, 50))
+    y = np.where(M[0] + 0.5 * rng.standard_normal(50) > 0, 1, -1)
+    classes = np.digitize(M[0], [-0.5, 0.5])  # 0, 1, 2
+    return M, y, classes
+
+
+class Recorder:
+    """A binary learner that logs every call, to check what run() does."""
+
+    multiclass = False
+
+    def __init__(self, query_every=2):
+        self.query_every = query_every
+
+    def reset(self, d, n_classes, rng):
+        self.calls = [("reset", d, n_classes)]
+        self.rng = rng
+
+    def predict(self, x):
+        self.calls.append(("predict", x.copy()))
+        return (1 if x[0] >= 0 else -1), {"score": float(x[0]), "u": self.rng.random()}
+
+    def wants_label(self, x, t, info):
+        self.calls.append(("wants", t))
+        return t % self.query_every == 0
+
+    def update(self, x, y, label, info):
+        self.calls.append(("update", y, label))
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def test_run_follows_the_protocol_literally(data):
+    M, y, _ = data
+    order = np.random.default_rng(1).permutation(50)
+    learner = Recorder()
+    tr = run(learner, M, y, order=order, record=("u",))
+    assert learner.calls[0] == ("reset", 4, 2)
+    expected_pred, queried = [], []
+    calls = iter(learner.calls[1:])
+    for t, node in enumerate(order, start=1):
+        kind, x = next(calls)
+        assert kind == "predict"
+        np.testing.assert_array_equal(x, M[:, node])
+        label = 1 if M[0, node] >= 0 else -1
+        expected_pred.append(label)
+        assert next(calls) == ("wants", t)
+        queried.append(t % 2 == 0)
+        if t % 2 == 0:
+            assert next(calls) == ("update", y[node], label)  # only on queried rounds
+    assert next(calls, None) is None
+    np.testing.assert_array_equal(tr.order, order)
+    np.testing.assert_array_equal(tr.labels, y[order])
+    np.testing.assert_array_equal(tr.predictions, expected_pred)
+    np.testing.assert_array_equal(tr.mistakes, np.array(expected_pred) != y[order])
+    np.testing.assert_array_equal(tr.queried, queried)
+    np.testing.assert_array_equal(tr.scores, M[0, order])
+    assert tr.records["u"].shape == (50,)
+
+
+def test_trace_fields_and_summaries(data):
+    M, y, classes = data
+    tr = run(SSLGC(0.5), M, y, seed=3)
+    T = 50
+    for name in ("order", "labels", "predictions", "scores", "mistakes", "queried", "elapsed"):
+        assert getattr(tr, name).shape == (T,), name
+    assert tr.mistakes.dtype == bool and tr.queried.dtype == bool
+    assert tr.error_rate == tr.mistakes.sum() / T  # over all rounds, queried or not
+    assert tr.n_queried == tr.queried.sum() and tr.n_rounds == T
+    assert np.all(np.diff(tr.elapsed) >= 0) and tr.elapsed[0] >= 0 and tr.time == tr.elapsed[-1]
+    np.testing.assert_array_equal(tr.cumulative("mistakes"), np.cumsum(tr.mistakes))
+    assert "SSLGC" in repr(tr) and isinstance(tr, Trace)
+    with pytest.raises(AttributeError, match="OneVsRest"):
+        _ = tr.binary_error_rate
+
+    mc = run(OneVsRest(GPA), M, classes, seed=3)
+    assert mc.scores.shape == (T, 3) and mc.records["binary_predictions"].shape == (T, 3)
+    assert 0 <= mc.binary_error_rate <= 1 and mc.binary_n_queried == T
+
+
+def test_default_order_and_seeds(data):
+    M, y, classes = data
+    tr = run(GPA(), M, y, seed=7)
+    np.testing.assert_array_equal(tr.order, np.random.default_rng(7).permutation(50))
+    assert not np.array_equal(tr.order, run(GPA(), M, y, seed=8).order)
+
+
+def fields(tr):
+    return {k: v for k, v in vars(tr).items() if k not in ("elapsed", "records")} | tr.records
+
+
+@pytest.mark.parametrize(
+    "make, labels",
+    [
+        (lambda: RandomSampling(0.5), "binary"),
+        (lambda: SSLGC(0.1, 0.3), "binary"),
+        (lambda: OneVsRest(lambda: RandomSampling(0.3)), "classes"),
+        (lambda: OneVsRest(lambda: OLLGC(1.0)), "classes"),
+    ],
+)
+def test_same_seed_same_trace(data, make, labels):
+    M, y, classes = data
+    y = y if labels == "binary" else classes
+    learner = make()
+    a, b, c = run(learner, M, y, seed=5), run(make(), M, y, seed=5), run(learner, M, y, seed=5)
+    for other in (b, c):  # a fresh learner, and the same learner run again (reset)
+        fa, fo = fields(a), fields(other)
+        assert fa.keys() == fo.keys()
+        for k in fa:
+            np.testing.assert_array_equal(fa[k], fo[k], err_msg=k)
+    if "RandomSampling" in repr(learner):  # the coin depends on the seed, also with a fixed order
+        d = run(learner, M, y, order=a.order, seed=6)
+        assert not np.array_equal(a.queried, d.queried)
+
+
+def test_blas_thread_limit_is_optional(data):
+    M, y, _ = data
+    a = run(OLLGC(0.1), M, y, blas_threads=None)
+    b = run(OLLGC(0.1), M, y, blas_threads=1)
+    np.testing.assert_array_equal(a.predictions, b.predictions)
+
+
+def test_public_api():
+    for name in ("run", "Trace", "GPA", "OLLGC", "SSLGC", "RandomSampling", "OneVsRest", "RidgeState"):
+        assert name in online.__all__ and hasattr(online, name)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def test_rejects_bad_M(data):
+    M, y, _ = data
+    with pytest.raises(ValueError, match="2-D"):
+        run(GPA(), M[0], y)
+    with pytest.raises(ValueError, match="2-D"):
+        run(GPA(), M[None], y)
+    with pytest.raises(ValueError, match="n = 49 columns"):
+        run(GPA(), M[:, :49], y)
+    for bad in (np.nan, np.inf):
+        M2 = M.copy()
+        M2[1, 3] = bad
+        with pytest.raises(ValueError, match="NaN or infinite"):
+            run(GPA(), M2, y)
+    with pytest.raises(TypeError, match="numeric"):
+        run(GPA(), M.astype(str), y)
+    with pytest.raises(TypeError, match="real"):
+        run(GPA(), M + 1j, y)
+    with pytest.raises(TypeError, match="2-D array"):
+        run(GPA(), "M", y)
+    with pytest.raises(ValueError, match="non-empty"):
+        run(GPA(), np.zeros((0, 50)), y)
+
+
+def test_rejects_bad_labels(data):
+    M, y, classes = data
+    with pytest.raises(ValueError, match="-1/\\+1"):
+        run(GPA(), M, (y > 0).astype(int))  # 0/1 labels for a binary learner
+    with pytest.raises(ValueError, match="-1/\\+1"):
+        run(OLLGC(), M, classes)
+    with pytest.raises(ValueError, match="0..K-1"):
+        run(OneVsRest(GPA), M, y)  # ±1 labels for a multiclass learner
+    with pytest.raises(ValueError, match="0..1"):
+        run(OneVsRest(GPA), M, classes, n_classes=2)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        run(OneVsRest(GPA), M, np.zeros(50, dtype=int))
+    with pytest.raises(ValueError, match="integer"):
+        run(GPA(), M, y * 0.5)
+    with pytest.raises(ValueError, match="integer"):
+        run(GPA(), M, y.astype(float) + np.r_[np.nan, np.zeros(49)])
+    with pytest.raises(ValueError, match="length 49"):
+        run(GPA(), M, y[:49])
+    with pytest.raises(ValueError, match="1-D"):
+        run(GPA(), M, y[None])
+    with pytest.raises(TypeError, match="numeric"):
+        run(GPA(), M, y.astype(str))
+    # float labels holding integers are fine
+    np.testing.assert_array_equal(run(GPA(), M, y.astype(float)).labels, run(GPA(), M, y).labels)
+
+
+def test_rejects_bad_order(data):
+    M, y, _ = data
+    perm = np.arange(50)
+    for bad in (perm[:49], np.r_[perm[:49], 0], np.r_[perm[:49], 50], np.r_[perm, 0], perm - 1):
+        with pytest.raises(ValueError, match="permutation"):
+            run(GPA(), M, y, order=bad)
+    with pytest.raises(ValueError, match="integer"):
+        run(GPA(), M, y, order=perm.astype(float))
+    with pytest.raises(ValueError, match="1-D"):
+        run(GPA(), M, y, order=perm.reshape(5, 10))
+
+
+def test_rejects_non_learners(data):
+    M, y, _ = data
+
+    class Half:
+        multiclass = False
+
+        def predict(self, x):
+            return 1, {"score": 0.0}
+
+    with pytest.raises(TypeError, match="reset, wants_label, update"):
+        run(Half(), M, y)
+    with pytest.raises(TypeError, match="pass an instance"):
+        run(GPA, M, y)  # the class, not an instance
+    with pytest.raises(TypeError, match="not an online learner"):
+        OneVsRest(lambda: object())
+
+
+def test_inputs_are_not_modified_and_memory_order_does_not_matter(data):
+    M, _, classes = data
+    M0, c0 = M.copy(), classes.copy()
+    order = np.random.default_rng(2).permutation(50)
+    o0 = order.copy()
+    a = run(OneVsRest(lambda: SSLGC(0.2)), M, classes, order=order)
+    b = run(OneVsRest(lambda: SSLGC(0.2)), np.asfortranarray(M), classes, order=order)
+    np.testing.assert_array_equal(M, M0)
+    np.testing.assert_array_equal(classes, c0)
+    np.testing.assert_array_equal(order, o0)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    np.testing.assert_array_equal(a.queried, b.queried)
