@@ -8,6 +8,7 @@ The public API (SPEC §3)::
 """
 
 from . import bounds, datasets, experiments, online
+from .about import show_versions
 from .datasets import list_datasets, load_dataset
 from .graph import (
     Graph,
@@ -40,5 +41,6 @@ __all__ = [
     "load_dataset",
     "normalized_laplacian",
     "online",
+    "show_versions",
     "spectral_embedding",
 ]
