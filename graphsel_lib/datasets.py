@@ -167,6 +167,11 @@ _COMMITS = {
     "Jhy1993/HAN": "71bac29a07fb",
     "PanShi2016/Community_Detection": "d348af339f0e",
     "tdhock/2023-08-deep-learning": "27722edd4db5",
+    "sgmq0/CIS-2450-Final-Project": "6c68f6b0bc71",
+    "jbrownlee/Datasets": "d20fcb6402ae",
+    "Clarique/DSCI-100-Project": "2b0a26d3c2da",
+    "Potya/LazyFCA": "8d11e3765b29",
+    "teriolx/machine-learning-datatsets": "ed432c8a7e6c",
 }
 
 
@@ -207,6 +212,25 @@ _WEBKB = {
 }
 
 
+_UCI = {
+    # filename: (size, sha256, repo) -- path in the repo = filename
+    "cmc.data": (31114, "e944dd136545920a8e64009f25fb626e7b7c747e17bcee3d39176982a251ecec",
+                 "teriolx/machine-learning-datatsets"),
+    "glass.data": (11903, "dd67373f4baf2807345df02cbfef2093d342e61ad0d82a4fb79af43ef8ce449d", "jbrownlee/Datasets"),
+    "housing.data": (49081, "e3e36f7b9e5435f9eb8320e106aebad00031fefa3064527da0c71dec59e49b76",
+                     "jbrownlee/Datasets"),
+    "ionosphere.csv": (76466, "fd6dd7864b55d56dac0a1e6e24af9ccc35bf2555ac79af8ab9f3d1daa065ab83",
+                       "jbrownlee/Datasets"),
+    "pima-indians-diabetes.data.csv": (23278, "6bfe5d0f379d17a0e0819b996407e3c09bf80febd4287f2ed212190dfff154af",
+                                       "jbrownlee/Datasets"),
+    "processed.cleveland.data": (18461, "a74b7efa387bc9d108d7d0115d831fe9b414b29ae7124f331b622b4efa0427c8",
+                                 "Clarique/DSCI-100-Project"),
+    "sonar.csv": (87775, "3079c09b5d2789a0f96aff82c28e5164fafe2495c5f8da96c6c256c1bd25763f", "jbrownlee/Datasets"),
+    "tic-tac-toe.data": (25900, "a099e9018db833d03ada8a6c62a5cc37ef1ac8bf749181d546841aa414757caa",
+                         "Potya/LazyFCA"),
+}
+
+
 def _build_raw_files():
     files = [
         _raw("cora", "cora.npz", 540580, "068e22d90c3849b4057dfb05851741428992af058efcd4e7ebb4186f3d581de2",
@@ -225,6 +249,11 @@ def _build_raw_files():
         _raw("usps", "zip.test.gz", 439208, "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f",
              "tdhock/2023-08-deep-learning", "data/zip.test.gz"),
     ]
+    files.append(_raw("epinions", "soc-Epinions1.txt.zip", 1631533,
+                      "e0582df5f923c47789f8b99dbe89e78de82034a7141a355c125544e514f269e4",
+                      "sgmq0/CIS-2450-Final-Project", "data/soc-Epinions1.txt"))
+    for fn, (size, digest, repo) in _UCI.items():
+        files.append(_raw("uci", fn, size, digest, repo, fn))
     for (name, part), (size, digest) in _PLANETOID.items():
         fn = f"ind.{name}.{part}"
         files.append(_raw("planetoid", fn, size, digest, "kimiyoung/planetoid", f"data/{fn}"))
@@ -633,6 +662,78 @@ def _parse_usps(files, *, k):
                 node_ids=np.arange(X.shape[0]), info={"n_train": 7291, "n_test": 2007})
 
 
+def _parse_epinions(files):
+    import zipfile
+
+    with zipfile.ZipFile(files["epinions/soc-Epinions1.txt.zip"]) as z:
+        text = z.read("soc-Epinions1.txt").decode("ascii")
+    E = np.loadtxt(text.splitlines(), dtype=np.int64, comments="#", ndmin=2)
+    n = int(E.max()) + 1
+    S = _edges_to_csr(E[:, 0], E[:, 1], n)
+    S.data[:] = 1.0
+    return dict(S=S, labels=np.zeros(n, dtype=np.int64), class_names=["unlabelled"], node_ids=np.arange(n),
+                info={"directed_edges": int(E.shape[0]), "labels_note": "no node labels: all 0 (scaling only)"})
+
+
+def _standardize(X):
+    """Columns to zero mean, unit variance (constant columns left at 0)."""
+    X = np.asarray(X, dtype=np.float64)
+    sd = X.std(axis=0)
+    return (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+
+
+def _read_csv_rows(path, *, skip_header=False):
+    lines = Path(path).read_text().strip().splitlines()
+    return [ln.strip().split(",") for ln in lines[1 if skip_header else 0 :] if ln.strip()]
+
+
+def _uci_table(name, files):
+    """(X, labels, class_names, note) of one UCI set, as gaertner2005 Table 1 uses it."""
+    f = {rp.split("/", 1)[1]: p for rp, p in files.items()}
+    if name == "heart":
+        rows = [r for r in _read_csv_rows(f["processed.cleveland.data"]) if "?" not in r]
+        A = np.array(rows, dtype=np.float64)
+        return A[:, :-1], (A[:, -1] > 0).astype(np.int64), ["absent", "present"], "6 rows with '?' dropped; num > 0"
+    if name == "housing":
+        A = np.loadtxt(f["housing.data"])
+        cut = float(np.median(A[:, -1]))
+        return A[:, :-1], (A[:, -1] > cut).astype(np.int64), ["MEDV <= median", "MEDV > median"], (
+            f"regression target MEDV binarised at its median {cut:g}")
+    if name in ("ionosphere", "sonar", "pima"):
+        fn = {"ionosphere": "ionosphere.csv", "sonar": "sonar.csv", "pima": "pima-indians-diabetes.data.csv"}[name]
+        rows = _read_csv_rows(f[fn])
+        X = np.array([r[:-1] for r in rows], dtype=np.float64)
+        raw = [r[-1] for r in rows]
+        names = sorted(set(raw))
+        return X, np.array([names.index(v) for v in raw]), names, ""
+    if name == "glass":
+        A = np.array(_read_csv_rows(f["glass.data"]), dtype=np.float64)
+        types = sorted(set(A[:, -1].astype(int)))
+        return A[:, 1:-1], np.searchsorted(types, A[:, -1].astype(int)), [f"type {t}" for t in types], "Id dropped"
+    if name == "tictactoe":
+        rows = _read_csv_rows(f["tic-tac-toe.data"], skip_header=True)
+        X = np.array([[float(c == s) for c in r[:-1] for s in "xob"] for r in rows])
+        names = ["negative", "positive"]
+        return X, np.array([names.index(r[-1]) for r in rows]), names, "added header skipped; one-hot x/o/b"
+    if name == "cmc":
+        A = np.array(_read_csv_rows(f["cmc.data"], skip_header=True), dtype=np.float64)
+        return A[:, :-1], A[:, -1].astype(np.int64) - 1, ["no use", "long-term", "short-term"], "added header skipped"
+    from sklearn import datasets as skd
+
+    d = {"wine": skd.load_wine, "breast-cancer": skd.load_breast_cancer}[name]()
+    return d.data, d.target.astype(np.int64), [str(c) for c in d.target_names], "scikit-learn copy"
+
+
+def _parse_uci(files, name, *, k):
+    X, y, class_names, note = _uci_table(name, files)
+    # z-score so that no attribute dominates the distances; tic-tac-toe's one-hot columns already share
+    # one scale and keep integer distances, so its k-NN ties are exact (see knn_adjacency)
+    Z = X if name == "tictactoe" else _standardize(X)
+    return dict(S=knn_adjacency(Z, k), labels=y, class_names=class_names, features=X,
+                node_ids=np.arange(X.shape[0]), info={"preprocessing": note})
+
+
+
 def _parse_karate(files):
     import networkx as nx
 
@@ -715,6 +816,37 @@ def _webkb_spec(univ, n_nodes, n_edges):
         original_url="https://linqs-data.soe.ucsc.edu/public/lbc/WebKB.tgz (LINQS); http://www.cs.cmu.edu/~webkb/",
         expected=Expected(n_nodes, n_edges, 5),
         notes="The LINQS subset drops the 'other' class; gaertner2005 used 8275 pages and 7 classes.",
+    )
+
+_UCI_SETS = {
+    # name: (files, citation of the donors, expected nodes, classes)
+    "heart": (("processed.cleveland.data",), "Detrano et al. (Cleveland Clinic), 1988", 297, 2),
+    "housing": (("housing.data",), "Harrison, Rubinfeld. Hedonic prices and the demand for clean air, 1978", 506, 2),
+    "ionosphere": (("ionosphere.csv",), "Sigillito et al. (Johns Hopkins APL), 1989", 351, 2),
+    "pima": (("pima-indians-diabetes.data.csv",), "Smith et al. (NIDDK), 1988", 768, 2),
+    "sonar": (("sonar.csv",), "Gorman, Sejnowski, 1988", 208, 2),
+    "glass": (("glass.data",), "German (Home Office Forensic Science Service), 1987", 214, 6),
+    "tictactoe": (("tic-tac-toe.data",), "Aha, 1991", 958, 2),
+    "cmc": (("cmc.data",), "Lim (1987 Indonesia Contraceptive Prevalence Survey), 1997", 1473, 3),
+    "wine": ((), "Forina et al., PARVUS, 1988 (scikit-learn's copy)", 178, 3),
+    "breast-cancer": ((), "Wolberg, Street, Mangasarian. WDBC, 1995 (scikit-learn's copy)", 569, 2),
+}
+
+
+def _uci_spec(name, files, donors, n_nodes, n_classes):
+    return DatasetSpec(
+        name=f"uci-{name}",
+        description=(f"UCI {name} (gaertner2005 Table 1): rows -> symmetrised unweighted k-NN graph on the "
+                     "z-scored features, LCC; features = the raw attributes."),
+        files=tuple(f"uci/{fn}" for fn in files),
+        parser=lambda fs, _n=name, **kw: _parse_uci(fs, _n, **kw),
+        licence="UCI Machine Learning Repository (CC BY 4.0); cite Dua & Graff and the donors.",
+        citation=f"Dua, Graff. UCI Machine Learning Repository; {donors}.",
+        original_url="https://archive.ics.uci.edu/",
+        expected=Expected(n_nodes, None, n_classes),
+        params={"k": 10},
+        notes=("The graph is our choice (gaertner2005 does not say how it builds graphs for these sets); the "
+               "features are returned so that an RBF kernel can be used instead."),
     )
 
 
@@ -864,6 +996,22 @@ def _build_registry():
             expected=Expected(200, None, 4),  # the edge count depends on networkx's sampler
             params={"n_blocks": 4, "block_size": 50, "p_in": 0.3, "p_out": 0.02, "seed": 0},
         ),
+        DatasetSpec(
+            name="epinions",
+            description=("SNAP soc-Epinions1 who-trusts-whom network, symmetrised, LCC. No node labels "
+                         "(labels are all 0): for scaling experiments only."),
+            files=("epinions/soc-Epinions1.txt.zip",),
+            parser=_parse_epinions,
+            licence="None stated; SNAP data are freely available for research, with citation.",
+            citation=("Richardson, Agrawal, Domingos. Trust management for the Semantic Web. ISWC 2003; "
+                      "Leskovec, Krevl. SNAP Datasets, 2014."),
+            original_url="https://snap.stanford.edu/data/soc-Epinions1.txt.gz",
+            expected=Expected(75877, 405739, 1),
+            notes=("75,888 ids (75,879 used), 508,837 directed edges, 405,740 undirected; the second component "
+                   "is a single edge, so the LCC has 75,877 nodes and 405,739 edges (SPEC 5a's 405,740 counts "
+                   "the whole graph)."),
+        ),
+        *(_uci_spec(name, *v) for name, v in _UCI_SETS.items()),
     ]
     return {s.name: s for s in specs}
 
