@@ -12,21 +12,33 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
 ``OLLGC``          online LLGC, gu2013 Alg. 1
 ``SSLGC``          selective sampling with LLGC, gu2013 Alg. 2
 ``OneVsRest``      K binary learners, class k vs rest
+``CMOG``           conservative multiclass online learner, yang2016 Alg. 1
+``MSG``            aggressive multiclass selective sampler, yang2016 Alg. 2
+``BBQ``            multiclass BBQ query rule (Cesa-Bianchi et al. 2009)
+``BBQEps``         multiclass BBQ_ε (Orabona & Cesa-Bianchi 2011)
+``DGS``            multiclass DGS (Dekel, Gentile & Sridharan 2012)
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
 =================  =====================================================
 
 Naive twins (``np.linalg.solve`` every round) are in
-:mod:`graphsel_lib.online.reference`.
+:mod:`graphsel_lib.online.reference` and (multiclass learners)
+:mod:`graphsel_lib.online.reference_multiclass`.
 """
 
-from . import reference
+from . import reference, reference_multiclass
 from .multiclass import OneVsRest
+from .multiclass_ridge import BBQ, CMOG, DGS, MSG, BBQEps
 from .perceptron import GPA, RandomSampling
 from .protocol import Trace, check_learner, run
 from .ridge import OLLGC, SSLGC, RidgeState
 
 __all__ = [
+    "BBQ",
+    "BBQEps",
+    "CMOG",
+    "DGS",
     "GPA",
+    "MSG",
     "OLLGC",
     "OneVsRest",
     "RandomSampling",
@@ -35,5 +47,6 @@ __all__ = [
     "Trace",
     "check_learner",
     "reference",
+    "reference_multiclass",
     "run",
 ]
