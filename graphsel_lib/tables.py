@@ -38,7 +38,7 @@ import pandas as pd
 from ._atomic import atomic_write
 from .paths import figures_dir
 
-__all__ = ["format_table", "read_table", "render_markdown", "table_path", "write_table"]
+__all__ = ["format_table", "list_tables", "read_table", "render_markdown", "table_path", "write_table"]
 
 #: Environment variable naming a second folder :func:`read_table` searches (set by the runner).
 TARGET_ENV = "GRAPHSEL_FIGURES_TARGET"
@@ -239,3 +239,21 @@ def read_table(name: str, *, directory=None, **read_csv_kwargs) -> pd.DataFrame:
     raise FileNotFoundError(
         f"table {name!r} not found; looked for " + ", ".join(str(p) for p in candidates)
     )
+
+
+def list_tables(pattern: str = "*", *, directory=None) -> list[str]:
+    """Sorted names of the tables (``NAME.csv``) matching the glob ``pattern``.
+
+    Searches the same folders as :func:`read_table` (``directory``, or the
+    figures folder and ``$GRAPHSEL_FIGURES_TARGET``); a name found in both is
+    listed once.
+
+    >>> list_tables("*_vs_published", directory="/nonexistent")
+    []
+    """
+    if directory is not None:
+        folders = [Path(directory)]
+    else:
+        folders = [figures_dir()] + ([Path(os.environ[TARGET_ENV])] if os.environ.get(TARGET_ENV) else [])
+    names = {p.stem for folder in folders if folder.is_dir() for p in folder.glob(f"{pattern}.csv")}
+    return sorted(names)

@@ -111,3 +111,18 @@ def test_read_table_falls_back_to_runner_target(tmp_path, monkeypatch):
     # a table freshly written by the running notebook wins
     write_table(_df().iloc[:1], "earlier")
     assert read_table("earlier")["method"].tolist() == ["OLLGC"]
+
+
+def test_list_tables_searches_the_figures_and_target_folders(tmp_path, monkeypatch):
+    from graphsel_lib.tables import list_tables
+
+    stage, target = tmp_path / "stage", tmp_path / "target"
+    write_table(pd.DataFrame({"a": [1]}), "20_x_vs_published", directory=stage)
+    write_table(pd.DataFrame({"a": [2]}), "30_y_vs_published", directory=target)
+    write_table(pd.DataFrame({"a": [3]}), "30_y_vs_published", directory=stage)
+    write_table(pd.DataFrame({"a": [4]}), "30_other", directory=target)
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(stage))
+    monkeypatch.setenv("GRAPHSEL_FIGURES_TARGET", str(target))
+    assert list_tables("*_vs_published") == ["20_x_vs_published", "30_y_vs_published"]
+    assert list_tables() == ["20_x_vs_published", "30_other", "30_y_vs_published"]
+    assert list_tables(directory=target) == ["30_other", "30_y_vs_published"]
