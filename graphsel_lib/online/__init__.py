@@ -17,19 +17,24 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
 ``BBQ``            multiclass BBQ query rule (Cesa-Bianchi et al. 2009)
 ``BBQEps``         multiclass BBQ_ε (Orabona & Cesa-Bianchi 2011)
 ``DGS``            multiclass DGS (Dekel, Gentile & Sridharan 2012)
+``Relaxation``     relaxation learner on K = (L_sym/(2β) + I/(2n))^{-1}, exact or
+                   FastONL's push (Rakhlin & Sridharan 2017; Zhou et al. 2023);
+                   runs on node-id features ``node_ids(n)``
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
 =================  =====================================================
 
 Naive twins (``np.linalg.solve`` every round) are in
-:mod:`graphsel_lib.online.reference` and (multiclass learners)
-:mod:`graphsel_lib.online.reference_multiclass`.
+:mod:`graphsel_lib.online.reference` (binary learners),
+:mod:`graphsel_lib.online.reference_multiclass` (multiclass learners) and
+:mod:`graphsel_lib.online.reference_relaxation`.
 """
 
-from . import reference, reference_multiclass
+from . import reference, reference_multiclass, reference_relaxation
 from .multiclass import OneVsRest
 from .multiclass_ridge import BBQ, CMOG, DGS, MSG, BBQEps
 from .perceptron import GPA, RandomSampling
 from .protocol import Trace, check_learner, run
+from .relaxation import Relaxation, node_ids, project_simplex
 from .ridge import OLLGC, SSLGC, RidgeState
 
 __all__ = [
@@ -42,11 +47,15 @@ __all__ = [
     "OLLGC",
     "OneVsRest",
     "RandomSampling",
+    "Relaxation",
     "RidgeState",
     "SSLGC",
     "Trace",
     "check_learner",
+    "node_ids",
+    "project_simplex",
     "reference",
     "reference_multiclass",
+    "reference_relaxation",
     "run",
 ]
