@@ -7,7 +7,7 @@ The public API (SPEC §3)::
     emb = gs.spectral_embedding(g.adjacency, 100)
 """
 
-from . import bounds, datasets, experiments, online
+from . import bounds, datasets, experiments, online, transductive
 from .about import show_versions
 from .datasets import list_datasets, load_dataset
 from .graph import (
@@ -43,4 +43,5 @@ __all__ = [
     "online",
     "show_versions",
     "spectral_embedding",
+    "transductive",
 ]

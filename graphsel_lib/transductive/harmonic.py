@@ -1,0 +1,177 @@
+"""Harmonic energy minimisation (HEM) and class mass normalisation (CMN).
+
+Zhu, Ghahramani and Lafferty (ICML 2003) minimise the energy
+``E(f) = 1/2 sum_ij w_ij (f_i - f_j)^2 = f^T L f`` with ``f`` clamped to the
+labels on the labelled nodes ``L``. The minimiser is harmonic on the unlabelled
+nodes ``U`` (``(L f)_U = 0``), i.e. zhang2006 Eq. 2:
+
+    f_U = (D_UU - W_UU)^-1 W_UL f_L = (I - P_UU)^-1 P_UL f_L,   P = D^-1 W.
+
+With ``K`` classes, ``f_L`` is the one-hot matrix ``Y_L`` and the ``K`` columns
+share the matrix ``L_UU = D_UU - W_UU``. ``L_UU`` is symmetric positive definite
+exactly when every connected component of the graph holds a labelled node.
+Each row of ``F_U`` is then a probability vector: ``F_U[i, k]`` is the
+probability that a random walk from ``i`` first hits a labelled node of class k.
+
+CMN (Zhu et al. 2003, Sec. 2; zhang2006 Sec. 2.1) corrects the harmonic
+function's bias towards the classes whose labelled nodes sit in the "large"
+parts of the graph: it rescales column ``k`` so that its mass over ``U``
+equals a class prior ``q_k``,
+
+    F_U[:, k] <- q_k * F_U[:, k] / sum_{i in U} F_U[i, k],
+
+by default with ``q_k`` the class proportions among the labelled nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import graph as _graph
+from ._common import (
+    _check_solver,
+    check_components_labeled,
+    check_problem,
+    solve_spd,
+)
+
+__all__ = ["harmonic", "class_mass_normalization"]
+
+
+def _check_prior(class_prior, n_classes):
+    q = np.asarray(class_prior, dtype=np.float64)
+    if q.shape != (n_classes,):
+        raise ValueError(f"class_prior must have shape ({n_classes},) (one entry per class), got {q.shape}")
+    if not np.all(np.isfinite(q)) or np.any(q < 0):
+        raise ValueError("class_prior must be finite and non-negative")
+    if q.sum() <= 0:
+        raise ValueError("class_prior must have a positive sum")
+    return q / q.sum()
+
+
+def class_mass_normalization(F_U, class_prior):
+    """Rescale each column of ``F_U`` to the mass ``class_prior[k]`` (Zhu et al. 2003).
+
+    Parameters
+    ----------
+    F_U : ndarray of shape (u, K)
+        Non-negative scores of the unlabelled nodes (not modified).
+    class_prior : array-like of shape (K,)
+        Target masses ``q_k >= 0``; normalised to sum to one.
+
+    Returns
+    -------
+    ndarray of shape (u, K)
+        ``q_k * F_U[:, k] / sum_i F_U[i, k]``; a column of zero mass stays zero.
+    """
+    F_U = np.asarray(F_U, dtype=np.float64)
+    q = _check_prior(class_prior, F_U.shape[1])
+    mass = F_U.sum(axis=0)
+    scale = np.divide(q, mass, out=np.zeros_like(q), where=mass > 0)
+    return F_U * scale
+
+
+def harmonic(
+    S, y, labeled, cmn=False, *, class_prior=None, n_classes=None, solver="auto", tol=1e-10, maxiter=None
+):
+    """Harmonic function scores ``F`` (Zhu et al. 2003; zhang2006 Eq. 2), optionally with CMN.
+
+    ``F_L = Y_L`` (one-hot) on the labelled nodes and
+    ``F_U = L_UU^-1 W_UL Y_L`` on the others, by one sparse solve.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric, non-negative, finite edge weights. May be disconnected only
+        if every connected component holds a labelled node. Self-loops are
+        ignored (zhang2006 fixes ``w_ii = 0``; the energy does not see them).
+    y : array-like of int of shape (n_nodes,)
+        Class labels ``0..K-1``; only ``y[labeled]`` is used.
+    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        The labelled nodes, as distinct indices or a boolean mask.
+    cmn : bool, default False
+        Apply class mass normalisation to the unlabelled rows: column ``k`` of
+        ``F_U`` is rescaled to total mass ``q_k``. ``F_L`` stays ``Y_L``. A
+        column of zero harmonic mass (a class without a labelled node, or whose
+        labelled nodes touch no unlabelled node) cannot be rescaled and stays zero.
+    class_prior : array-like of shape (K,), optional
+        The prior ``q`` used by CMN (normalised to sum to one). Default: the
+        class proportions among the labelled nodes, ``q_k = l_k / l``, as Zhu
+        et al. suggest. Ignored when ``cmn=False``.
+    n_classes : int, optional
+        ``K``; default ``max(y) + 1`` over the whole ``y``. A class without a
+        labelled node gets a column of zeros (a random walk never hits it).
+    solver : {"auto", "direct", "cg", "amg"}, default "auto"
+        How ``L_UU X = W_UL Y_L`` is solved: sparse LU (once for the ``K``
+        columns), Jacobi- or AMG-preconditioned conjugate gradient. ``"auto"``:
+        LU up to 5,000 unlabelled nodes; above, Jacobi-CG, switching to AMG-CG
+        if it has not converged in 300 iterations.
+    tol : float, default 1e-10
+        Relative residual at which CG stops (iterative solvers only).
+    maxiter : int, optional
+        CG iteration cap per column (iterative solvers only).
+
+    Returns
+    -------
+    F : ndarray of shape (n_nodes, K)
+        Scores; the prediction is ``F.argmax(axis=1)``. Without CMN every row
+        is a probability vector (non-negative, sums to one).
+
+    Raises
+    ------
+    ValueError
+        If no node is labelled, a connected component has no labelled node
+        (``L_UU`` singular), a label
+        of a labelled node is outside ``0..K-1``, ``labeled`` has indices out
+        of range or repeated, ``y`` or a mask has the wrong length, ``S`` is
+        not a valid weight matrix, ``class_prior`` is malformed, or ``solver``
+        is unknown.
+    TypeError
+        If ``labeled`` is neither integer nor boolean, or ``S`` is not numeric.
+
+    Warns
+    -----
+    ConvergenceWarning
+        If an iterative solve stops before ``tol``.
+
+    References
+    ----------
+    Zhu, Ghahramani, Lafferty. Semi-supervised learning using Gaussian fields
+    and harmonic functions. ICML 2003. Zhang, Lee. Hyperparameter learning for
+    graph based semi-supervised learning algorithms. NIPS 2006, Eq. 2.
+
+    Examples
+    --------
+    The path 0 - 1 - 2 - 3 with node 0 in class 0 and node 3 in class 1: the
+    harmonic function interpolates linearly.
+
+    >>> import numpy as np
+    >>> S = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> F = harmonic(S, [0, -1, -1, 1], [0, 3])
+    >>> np.round(F * 3, 12)
+    array([[3., 0.],
+           [2., 1.],
+           [1., 2.],
+           [0., 3.]])
+    """
+    _check_solver(solver)
+    prob = check_problem(S, y, labeled, n_classes=n_classes)
+    check_components_labeled(prob)
+    counts = np.bincount(prob.y_labeled, minlength=prob.n_classes)
+    q = None
+    if cmn:
+        q = counts / counts.sum() if class_prior is None else _check_prior(class_prior, prob.n_classes)
+    n, K = prob.n_nodes, prob.n_classes
+    lab, unl = prob.labeled, prob.unlabeled
+    F = np.zeros((n, K))
+    F[lab, prob.y_labeled] = 1.0
+    if unl.size == 0:
+        return F
+    L = _graph.laplacian(prob.S)  # D - W with the diagonal of W dropped
+    L_UU = L[unl][:, unl]
+    W_UL = -L[unl][:, lab]
+    F_U = solve_spd(L_UU, W_UL @ prob.Y_labeled, solver=solver, tol=tol, maxiter=maxiter)
+    if cmn:
+        F_U = class_mass_normalization(F_U, q)
+    F[unl] = F_U
+    return F
