@@ -614,7 +614,7 @@ def _parse_coauthor(files):
 _WEBKB_CLASSES = ["course", "faculty", "student", "project", "staff"]
 
 
-def _parse_webkb(files, university):
+def _parse_webkb(files, university, *, graph="links"):
     content = files[f"webkb/{university}.content"]
     cites = files[f"webkb/{university}.cites"]
     ids, labels, rows = [], [], []
@@ -639,6 +639,14 @@ def _parse_webkb(files, university):
             c.append(pos[cited])
     S = _edges_to_csr(r, c, len(ids))
     S.data[:] = 1.0
+    if graph == "colinks":
+        # gaertner2005 Sec. 6: pages are similar when they link to, or are linked from, the same pages;
+        # S_ij = #common out-links + #common in-links (A A^T + A^T A, A_ij = 1 if i links to j)
+        S.setdiag(0)
+        S.eliminate_zeros()
+        S = (S @ S.T + S.T @ S).tocsr()
+    elif graph != "links":
+        raise ValueError(f"graph must be 'links' or 'colinks', got {graph!r}")
     return dict(S=S, labels=np.array(labels), class_names=_WEBKB_CLASSES, features=X,
                 node_ids=np.array(ids), info={"self_loops_dropped": _count_self_loops(S)})
 
@@ -809,13 +817,16 @@ def _webkb_spec(univ, n_nodes, n_edges):
         description=(f"WebKB {univ} (LINQS subset, 5 classes): pages linked by hyperlinks, symmetrised; "
                      "features = 1703 binary word indicators. Smaller than gaertner2005's CMU co-link graph."),
         files=(f"webkb/{univ}.content", f"webkb/{univ}.cites"),
-        parser=lambda files, _u=univ: _parse_webkb(files, _u),
+        parser=lambda files, _u=univ, **kw: _parse_webkb(files, _u, **kw),
         licence="None stated; research use with citation (LINQS).",
         citation=("Craven et al. Learning to extract symbolic knowledge from the World Wide Web. AAAI 1998; "
                   + _SEN2008),
         original_url="https://linqs-data.soe.ucsc.edu/public/lbc/WebKB.tgz (LINQS); http://www.cs.cmu.edu/~webkb/",
         expected=Expected(n_nodes, n_edges, 5),
-        notes="The LINQS subset drops the 'other' class; gaertner2005 used 8275 pages and 7 classes.",
+        params={"graph": "links"},
+        notes=("The LINQS subset drops the 'other' class; gaertner2005 used 8275 pages and 7 classes. "
+               "graph='colinks' gives gaertner2005's co-link graph instead (S = A A^T + A^T A, weighted "
+               "by the number of shared out- and in-links; LCC)."),
     )
 
 _UCI_SETS = {

@@ -325,3 +325,24 @@ def test_planetoid_unpickler_refuses_foreign_globals(tmp_path):
     p.write_bytes(pickle.dumps(Evil(), protocol=2))
     with pytest.raises(pickle.UnpicklingError, match="refusing"):
         datasets._load_planetoid_pickle(p)
+
+
+def test_webkb_colink_graph_counts_shared_links():
+    import networkx as nx
+
+    g = gs.load_dataset("webkb-cornell", graph="colinks", download=False)
+    assert g.name == "webkb-cornell[graph=colinks]"
+    # independent reference: common out- and in-neighbours in the directed link graph
+    files = datasets.fetch_dataset("webkb-cornell", download=False)
+    raw = datasets._parse_webkb(files, "cornell")
+    D = nx.DiGraph(sp.coo_matrix(raw["S"]).toarray().astype(bool) & ~np.eye(raw["S"].shape[0], dtype=bool))
+    pos = {u: i for i, u in enumerate(raw["node_ids"])}
+    rng = np.random.default_rng(0)
+    for i, j in rng.choice(g.n_nodes, size=(40, 2)):
+        if i == j:
+            continue
+        a, b = pos[g.node_ids[i]], pos[g.node_ids[j]]
+        want = len(set(D.successors(a)) & set(D.successors(b))) + len(set(D.predecessors(a)) & set(D.predecessors(b)))
+        assert g.adjacency[i, j] == want
+    with pytest.raises(ValueError, match="graph must be"):
+        gs.load_dataset("webkb-cornell", graph="words", download=False)
