@@ -91,6 +91,7 @@ that optional package is importable (:class:`Pusher`, identical results).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import deque
 
@@ -564,6 +565,11 @@ class Relaxation:
         if not (math.isfinite(self.eps) and self.eps > 0):
             raise ValueError(f"eps must be a finite positive number, got {eps}")
         self.n = n = S.shape[0]
+        # a short digest of the graph, so that repr (the experiment cache key) tells graphs apart
+        h = hashlib.sha256()
+        for a in (S.indptr, S.indices, S.data):
+            h.update(np.ascontiguousarray(a).tobytes())
+        self.graph_id = h.hexdigest()[:12]
         self.alpha = self.beta / (n + self.beta)
         self.max_dense_nodes = int(max_dense_nodes)
         if tau0 is None:
@@ -652,5 +658,6 @@ class Relaxation:
     def __repr__(self):
         extra = f", eps={self.eps!r}" if self.kernel == "push" else ""
         return (
-            f"Relaxation(n={self.n}, beta={self.beta!r}, kernel={self.kernel!r}{extra}, tau0={self.tau0!r})"
+            f"Relaxation(n={self.n}, graph={self.graph_id!r}, beta={self.beta!r}, kernel={self.kernel!r}{extra}, "
+            f"tau0={self.tau0!r})"
         )
