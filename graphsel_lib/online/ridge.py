@@ -180,7 +180,9 @@ class SSLGC(OLLGC):
         include_current=False:  r_t = v_t = m_tᵀ A_{t-1}^{-1} m_t
 
     where ``A_{t-1} = µI + Σ_{queried mistakes s<t} m_s m_sᵀ``. Both give the
-    same predictions; the second queries more. With the default,
+    same predictions from the same state; the second queries more from any given
+    state (over a whole pass the states differ and either can end up with more
+    queries: notebook 06). With the default,
     ``r_t < 1 = 1^{-κ}``, so round 1 is never queried.
 
     Parameters
