@@ -70,6 +70,28 @@ def test_msg_equals_naive_twin(problems, gamma, h, targets):
         assert not queried.all()
 
 
+@pytest.mark.parametrize("targets", ["definition1", "onehot"])
+def test_variants_equal_naive_twins(problems, targets):
+    """CMOG(conservative=False) updates every round; MSG(aggressive=False) is yang2016 Thm. 3's sampler."""
+    every = check_twins(
+        CMOG(1.0, targets, conservative=False), ref.ReferenceCMOG(1.0, targets, conservative=False), problems
+    )
+    plain = check_twins(CMOG(1.0, targets), ref.ReferenceCMOG(1.0, targets), problems)
+    assert any((a.predictions != b.predictions).any() for a, b in zip(every, plain))
+    record = ("aggressive",)
+    cons = check_twins(
+        MSG(1.0, 0.01, targets=targets, aggressive=False),
+        ref.ReferenceMSG(1.0, 0.01, targets=targets, aggressive=False),
+        problems,
+        record,
+        seed0=7,
+    )
+    for tr in cons:  # it never updates on a correct prediction
+        assert tr.queried[tr.records["aggressive"].astype(bool)].all()
+    assert "conservative=False" in repr(CMOG(conservative=False))
+    assert "aggressive=False" in repr(MSG(h=0.1, aggressive=False))
+
+
 @pytest.mark.parametrize("gamma", [0.1, 1.0])
 @pytest.mark.parametrize("kappa", [0.2, 0.4, 1.0])
 def test_bbq_equals_naive_twin(problems, gamma, kappa):

@@ -136,6 +136,12 @@ class CMOG(_SharedRidge):
         yang2016 Definition 1 (+1 at the true class, −1 at the highest-scoring
         wrong class, i.e. at ``ŷ_t`` on a mistake, 0 elsewhere); ``"onehot"``
         is ``e_{y_t}`` (the ridge-regression reading of Eq. 5).
+    conservative : bool, default True
+        Alg. 1 updates only on mistakes. ``False`` updates on every round: a
+        fully supervised regularised least squares in VAW form (with one-hot
+        targets it makes the predictions of :class:`DGS`/:class:`BBQEps` when
+        those query every label; notebook 08 uses it to explain the published
+        CMOG column).
 
     Notes
     -----
@@ -152,9 +158,10 @@ class CMOG(_SharedRidge):
     [0, 0, 1, 0]
     """
 
-    def __init__(self, gamma=1.0, targets="definition1"):
+    def __init__(self, gamma=1.0, targets="definition1", *, conservative=True):
         self.gamma = _check_positive("gamma", gamma)
         self.targets = _check_targets(targets)
+        self.conservative = bool(conservative)
 
     def _target(self, f, y):
         return definition1_target(f, y) if self.targets == "definition1" else self._eye[y]
@@ -169,11 +176,12 @@ class CMOG(_SharedRidge):
         return True
 
     def update(self, x, y, label, info):
-        if label != y:
+        if label != y or not self.conservative:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])
 
     def __repr__(self):
-        return f"CMOG(gamma={self.gamma!r}, targets={self.targets!r})"
+        extra = "" if self.conservative else ", conservative=False"
+        return f"CMOG(gamma={self.gamma!r}, targets={self.targets!r}{extra})"
 
 
 class MSG(CMOG):
@@ -201,6 +209,9 @@ class MSG(CMOG):
         larger ``h`` queries more.
     targets : {"definition1", "onehot"}, default "definition1"
         As :class:`CMOG`.
+    aggressive : bool, default True
+        ``False`` keeps the query rule but updates only on queried mistakes:
+        the conservative sampler of yang2016 Thm. 3 (notebook 09).
     seed : int, optional
         Seed of the query coin. None (default): the generator that
         :func:`~graphsel_lib.online.run` passes to ``reset``.
@@ -222,8 +233,9 @@ class MSG(CMOG):
     and ``prob`` (the query probability, 1 when aggressive).
     """
 
-    def __init__(self, gamma=1.0, h=None, *, targets="definition1", seed=None):
+    def __init__(self, gamma=1.0, h=None, *, targets="definition1", aggressive=True, seed=None):
         super().__init__(gamma, targets)
+        self.aggressive = bool(aggressive)
         if h is None:
             raise ValueError("MSG needs the query parameter h > 0 (yang2016 tunes it on {1e-4, ..., 1})")
         self.h = _check_positive("h", h)
@@ -255,11 +267,12 @@ class MSG(CMOG):
         return self.rng.random() < prob
 
     def update(self, x, y, label, info):
-        if info["aggressive"] or label != y:
+        if (self.aggressive and info["aggressive"]) or label != y:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])
 
     def __repr__(self):
-        return f"MSG(gamma={self.gamma!r}, h={self.h!r}, targets={self.targets!r}, seed={self.seed!r})"
+        extra = "" if self.aggressive else ", aggressive=False"
+        return f"MSG(gamma={self.gamma!r}, h={self.h!r}, targets={self.targets!r}{extra}, seed={self.seed!r})"
 
 
 # --------------------------------------------------------------------------- baselines (SPEC §4a)

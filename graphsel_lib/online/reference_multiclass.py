@@ -30,9 +30,10 @@ class ReferenceCMOG:
 
     multiclass = True
 
-    def __init__(self, gamma=1.0, targets="definition1"):
+    def __init__(self, gamma=1.0, targets="definition1", *, conservative=True):
         self.gamma = float(gamma)
         self.targets = targets
+        self.conservative = conservative
 
     def reset(self, d, n_classes, rng):
         self.K = int(n_classes)
@@ -60,7 +61,7 @@ class ReferenceCMOG:
         self.B = self.B + np.outer(x, self.target(f, y))
 
     def update(self, x, y, label, info):
-        if label != y:
+        if label != y or not self.conservative:  # conservative=False: every round (fully supervised RLS)
             self.learn(x, y, info["score"])
 
     def __repr__(self):
@@ -70,8 +71,9 @@ class ReferenceCMOG:
 class ReferenceMSG(ReferenceCMOG):
     """yang2016 Alg. 2: ``r = mᵀA_{t-1}^{-1}m``, ``Θ = ½Δ² + 2Δ − K r/(1+r)``; aggressive if ``Θ < 0``."""
 
-    def __init__(self, gamma=1.0, h=0.01, *, targets="definition1", seed=None):
+    def __init__(self, gamma=1.0, h=0.01, *, targets="definition1", aggressive=True, seed=None):
         super().__init__(gamma, targets)
+        self.aggressive = aggressive
         self.h = float(h)
         self.seed = seed
 
@@ -98,7 +100,7 @@ class ReferenceMSG(ReferenceCMOG):
         return self.rng.random() < info["prob"]
 
     def update(self, x, y, label, info):
-        if info["aggressive"] or label != y:
+        if (self.aggressive and info["aggressive"]) or label != y:  # aggressive=False: Thm. 3's sampler
             self.learn(x, y, info["score"])
 
     def __repr__(self):
