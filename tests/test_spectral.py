@@ -1,5 +1,7 @@
 """Spectral embedding: exactness, truncation, solvers, cache."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -149,8 +151,8 @@ def test_shift_invert_does_not_miss_repeated_eigenvalues():
     n = S.shape[0]
     w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
     d = int(np.searchsorted(w, 1.0 + 1e-6)) + 3  # cut just above the repeated block
-    with np.testing.suppress_warnings() as sup:
-        sup.filter(RuntimeWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         emb = gs.spectral_embedding(S, d, method="shift-invert", cache=False)
     np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
     assert n > d
