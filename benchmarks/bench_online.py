@@ -1,6 +1,7 @@
 """Benchmark: online passes on PubMed (T = 19,717, d = 100) against the naive twins (SPEC §6).
 
 Run: python benchmarks/bench_online.py [--dataset pubmed] [--d 100] [--mu 0.1] [--orders 20]
+                                      [--h 0.001] [--naive-rounds 0]
 
 Prints, from one run and on one core (BLAS limited to one thread for every
 pass, ours and naive):
@@ -10,7 +11,15 @@ pass, ours and naive):
    every round), with the ratio and a check that both made the same mistakes;
 2. the wall time of all ``--orders`` orders, one after the other, for
    binary OLLGC and for GPA, OLLGC and SSLGC one-vs-rest (what gu2013
-   Table 2 times); with ``--jobs 2`` also OneVsRest(OLLGC) over joblib workers.
+   Table 2 times); with ``--jobs 2`` also OneVsRest(OLLGC) over joblib workers;
+3. one pass of yang2016's CMOG and MSG (K classes, one shared d × K ridge
+   state) against their naive twins ``ReferenceCMOG``/``ReferenceMSG``
+   (``np.linalg.solve`` every round), on the same order, with a check that
+   both made the same mistakes and queries. A naive pass solves a d × d
+   system two or three times per round (about 1–2 s on PubMed at d = 100);
+   ``--naive-rounds N`` runs it on the first N rounds only, and then the
+   ratio compares the time *per round* (ours over the whole pass, naive over
+   its prefix). Target: ≤ 0.5 s per full pass of ours.
 
 Pass time is ``trace.time``: the online loop only (SPEC §5), as the
 published times; "call" adds the set-up of ``run`` (input checks, copying M
@@ -28,8 +37,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import graphsel_lib as gs
-from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, run
+from graphsel_lib.online import CMOG, GPA, MSG, OLLGC, SSLGC, OneVsRest, run
 from graphsel_lib.online.reference import ReferenceOLLGC
+from graphsel_lib.online.reference_multiclass import ReferenceCMOG, ReferenceMSG
 
 
 def features(name, d, bias):
@@ -72,6 +82,34 @@ def compare(label, fast, slow, M, y, order, repeats):
     )
 
 
+def compare_prefix(label, fast, slow, M, y, order, repeats, prefix, target):
+    """Ours on the whole stream, the naive twin on the first ``prefix`` rounds of the same order.
+
+    The naive pass runs on ``M[:, order[:prefix]]`` in that order, which is the
+    same stream as the first ``prefix`` rounds of ``order``; the rounds agree
+    if the mistakes and queries of ours over those rounds equal the naive ones.
+    """
+    T = order.size
+    prefix = T if prefix <= 0 or prefix >= T else prefix
+    t_fast, c_fast, a = best_of(repeats, fast, M, y, order)
+    head = order[:prefix]
+    Mp, yp = np.asfortranarray(M[:, head]), y[head]
+    t_slow, _, b = best_of(1, slow, Mp, yp, np.arange(prefix))
+    same = np.array_equal(a.mistakes[:prefix], b.mistakes) and np.array_equal(a.queried[:prefix], b.queried)
+    per_fast, per_slow = t_fast / T * 1e6, t_slow / prefix * 1e6
+    what = "whole stream" if prefix == T else f"first {prefix} rounds"
+    print(
+        f"  {label:<30} ours {t_fast:7.3f} s/pass (call {c_fast:.3f}; {per_fast:5.1f} us/round) "
+        f"{'meets' if t_fast <= target else 'MISSES'} <= {target} s | error {a.error_rate:.4f}, "
+        f"#queried {a.n_queried}"
+    )
+    print(
+        f"  {'':<30} naive {t_slow:7.3f} s on {what} ({per_slow:7.1f} us/round; full pass ~ "
+        f"{per_slow * T / 1e6:.1f} s) | naive/ours per round {per_slow / per_fast:6.1f}x | "
+        f"same mistakes and queries on the naive rounds: {same}"
+    )
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--dataset", default="pubmed")
@@ -83,6 +121,14 @@ def main():
     p.add_argument(
         "--jobs", type=int, default=1, help="also time the 20 orders of OneVsRest(OLLGC) with joblib"
     )
+    p.add_argument("--h", type=float, default=1e-3, help="MSG query parameter")
+    p.add_argument(
+        "--naive-rounds",
+        type=int,
+        default=0,
+        help="rounds of the naive CMOG/MSG passes (0: the whole stream; slow, O(d^3) per round)",
+    )
+    p.add_argument("--skip-gu2013", action="store_true", help="only part 3 (yang2016 CMOG and MSG)")
     args = p.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -96,62 +142,85 @@ def main():
     mu = args.mu
 
     with threadpool_limits(limits=1):
+        if not args.skip_gu2013:
+            gu2013_part(args, M, labels, K, order, mu)
         print(
-            f"\n1. one pass, T = {labels.size}, mu = {mu} (best of {args.repeats}; naive best of "
-            f"{max(1, args.repeats // 3)})"
+            f"\n3. yang2016 one pass, T = {labels.size}, K = {K}, gamma = 1 (ours best of {args.repeats}; "
+            f"naive once)"
         )
-        y0 = np.where(labels == 0, 1, -1)
-        compare("OLLGC, class 0 vs rest", OLLGC(mu), ReferenceOLLGC(mu), M, y0, order, args.repeats)
-        compare(
-            f"OneVsRest(OLLGC), K = {K}",
-            OneVsRest(lambda: OLLGC(mu)),
-            OneVsRest(lambda: ReferenceOLLGC(mu)),
-            M,
-            labels,
-            order,
-            args.repeats,
-        )
+        for label, fast, slow in [
+            ("CMOG (definition 1)", CMOG(), ReferenceCMOG()),
+            (f"MSG (h = {args.h:g}, definition 1)", MSG(h=args.h, seed=0), ReferenceMSG(h=args.h, seed=0)),
+        ]:
+            compare_prefix(label, fast, slow, M, labels, order, args.repeats, args.naive_rounds, 0.5)
 
-        print(f"\n2. {args.orders} orders, one after the other on one core (gu2013 Table 2 setting)")
-        rng = np.random.default_rng(1)
-        orders = [rng.permutation(labels.size) for _ in range(args.orders)]
-        y0 = np.where(labels == 0, 1, -1)
-        cases = [
-            ("OLLGC, class 0 vs rest", lambda: OLLGC(mu), y0),
-            (repr(OneVsRest(lambda: OLLGC(mu))), lambda: OneVsRest(lambda: OLLGC(mu)), labels),
-            (repr(OneVsRest(lambda: SSLGC(mu, 0.4))), lambda: OneVsRest(lambda: SSLGC(mu, 0.4)), labels),
-            (repr(OneVsRest(GPA)), lambda: OneVsRest(GPA), labels),
-        ]
-        for name, make, y in cases:
-            t = time.perf_counter()
-            traces = [run(make(), M, y, order=o) for o in orders]
-            wall = time.perf_counter() - t
-            passes = np.array([tr.time for tr in traces])
-            if "binary_predictions" in traces[0].records:
-                errs = np.array([tr.binary_error_rate for tr in traces])
-                q = np.array([tr.binary_n_queried for tr in traces])
-                what = "mean binary error"
-            else:
-                errs = np.array([tr.error_rate for tr in traces])
-                q = np.array([tr.n_queried for tr in traces])
-                what = "error"
-            print(
-                f"  {name:<38} wall {wall:6.2f} s | pass {passes.mean():.3f} ± {passes.std():.3f} s | "
-                f"{what} {errs.mean():.4f} ± {errs.std():.4f} | #queried {q.mean():.0f}"
-            )
+    if args.jobs > 1 and not args.skip_gu2013:
+        jobs_part(args, M, labels, mu)
 
-    if args.jobs > 1:
-        from joblib import Parallel, delayed
 
-        def one(o):
-            return run(OneVsRest(lambda: OLLGC(mu)), M, labels, order=o).time
+def gu2013_part(args, M, labels, K, order, mu):
+    """Parts 1 and 2: OLLGC/one-vs-rest against the naive twin, and 20 orders (gu2013 Table 2)."""
+    print(
+        f"\n1. one pass, T = {labels.size}, mu = {mu} (best of {args.repeats}; naive best of "
+        f"{max(1, args.repeats // 3)})"
+    )
+    y0 = np.where(labels == 0, 1, -1)
+    compare("OLLGC, class 0 vs rest", OLLGC(mu), ReferenceOLLGC(mu), M, y0, order, args.repeats)
+    compare(
+        f"OneVsRest(OLLGC), K = {K}",
+        OneVsRest(lambda: OLLGC(mu)),
+        OneVsRest(lambda: ReferenceOLLGC(mu)),
+        M,
+        labels,
+        order,
+        args.repeats,
+    )
 
+    print(f"\n2. {args.orders} orders, one after the other on one core (gu2013 Table 2 setting)")
+    orders = table2_orders(labels.size, args.orders)
+    cases = [
+        ("OLLGC, class 0 vs rest", lambda: OLLGC(mu), y0),
+        (repr(OneVsRest(lambda: OLLGC(mu))), lambda: OneVsRest(lambda: OLLGC(mu)), labels),
+        (repr(OneVsRest(lambda: SSLGC(mu, 0.4))), lambda: OneVsRest(lambda: SSLGC(mu, 0.4)), labels),
+        (repr(OneVsRest(GPA)), lambda: OneVsRest(GPA), labels),
+    ]
+    for name, make, y in cases:
         t = time.perf_counter()
-        Parallel(n_jobs=args.jobs)(delayed(one)(o) for o in orders)
+        traces = [run(make(), M, y, order=o) for o in orders]
+        wall = time.perf_counter() - t
+        passes = np.array([tr.time for tr in traces])
+        if "binary_predictions" in traces[0].records:
+            errs = np.array([tr.binary_error_rate for tr in traces])
+            q = np.array([tr.binary_n_queried for tr in traces])
+            what = "mean binary error"
+        else:
+            errs = np.array([tr.error_rate for tr in traces])
+            q = np.array([tr.n_queried for tr in traces])
+            what = "error"
         print(
-            f"  {'OneVsRest(OLLGC), joblib n_jobs=' + str(args.jobs):<38} wall {time.perf_counter() - t:6.2f} s "
-            "(includes starting the workers and sending M)"
+            f"  {name:<38} wall {wall:6.2f} s | pass {passes.mean():.3f} ± {passes.std():.3f} s | "
+            f"{what} {errs.mean():.4f} ± {errs.std():.4f} | #queried {q.mean():.0f}"
         )
+
+
+def table2_orders(n, n_orders):
+    rng = np.random.default_rng(1)
+    return [rng.permutation(n) for _ in range(n_orders)]
+
+
+def jobs_part(args, M, labels, mu):
+    """Part 2, last line: the orders of OneVsRest(OLLGC) over joblib workers."""
+    from joblib import Parallel, delayed
+
+    def one(o):
+        return run(OneVsRest(lambda: OLLGC(mu)), M, labels, order=o).time
+
+    t = time.perf_counter()
+    Parallel(n_jobs=args.jobs)(delayed(one)(o) for o in table2_orders(labels.size, args.orders))
+    print(
+        f"  {'OneVsRest(OLLGC), joblib n_jobs=' + str(args.jobs):<38} wall {time.perf_counter() - t:6.2f} s "
+        "(includes starting the workers and sending M)"
+    )
 
 
 if __name__ == "__main__":
