@@ -94,6 +94,25 @@ def test_llgc_and_harmonic_on_big_graph_take_the_iterative_path():
     np.testing.assert_allclose(H.sum(1), 1.0, atol=1e-8)
 
 
+def test_auto_skips_lu_on_a_dense_mid_size_graph(monkeypatch):
+    """Below DIRECT_MAX_NODES but with many entries per row, "auto" runs CG (LU fills in badly there)."""
+    rng = np.random.default_rng(5)
+    n = 1_500
+    S = sp.random(n, n, density=40 / n, random_state=rng, format="csr")
+    S = (S + S.T).tocsr()
+    S.setdiag(0)
+    S.eliminate_zeros()
+    assert S.nnz > T._common.DIRECT_MAX_ROW_NNZ * n
+    y, lab = _random_labels(rng, n, 3, 150)
+    expected = T.llgc(S, y, lab, 1.0, solver="direct")
+
+    def no_lu(*args, **kwargs):
+        raise AssertionError("auto factorised a dense mid-size matrix")
+
+    monkeypatch.setattr(T._common.spla, "splu", no_lu)
+    np.testing.assert_allclose(T.llgc(S, y, lab, 1.0), expected, atol=1e-8)
+
+
 # --------------------------------------------------------------------------- inputs
 def test_dense_and_sparse_input_agree_and_inputs_not_modified(random_graphs):
     rng = np.random.default_rng(4)

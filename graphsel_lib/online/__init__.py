@@ -20,6 +20,9 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
 ``Relaxation``     relaxation learner on K = (L_sym/(2β) + I/(2n))^{-1}, exact or
                    FastONL's push (Rakhlin & Sridharan 2017; Zhou et al. 2023);
                    runs on node-id features ``node_ids(n)``
+``MarginSampling`` query with probability b/(b + Δ_t), Δ_t the top-two score
+                   margin, around any multiclass learner (Cesa-Bianchi et al. 2006)
+``RandomQueries``  query each round with probability p (its control)
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
 =================  =====================================================
 
@@ -36,6 +39,7 @@ from .perceptron import GPA, RandomSampling
 from .protocol import Trace, check_learner, run
 from .relaxation import Relaxation, node_ids, project_simplex
 from .ridge import OLLGC, SSLGC, RidgeState
+from .selective import MarginSampling, RandomQueries
 
 __all__ = [
     "BBQ",
@@ -44,8 +48,10 @@ __all__ = [
     "DGS",
     "GPA",
     "MSG",
+    "MarginSampling",
     "OLLGC",
     "OneVsRest",
+    "RandomQueries",
     "RandomSampling",
     "Relaxation",
     "RidgeState",

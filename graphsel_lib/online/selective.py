@@ -1,0 +1,117 @@
+"""Query rules around any fully supervised multiclass online learner.
+
+Cesa-Bianchi, Gentile & Zaniboni (JMLR 2006, "Worst-case analysis of
+selective sampling for linear classification") query the label of round t
+with probability ``b / (b + |p_t|)``, ``p_t`` the margin of the prediction:
+a confident prediction is rarely queried, a coin-flip one almost always.
+For K classes the margin is the gap between the best and the second-best
+score, ``Δ_t = f_t(ŷ_t) − f_t(y''_t) ≥ 0`` (the ``Δ_t`` of yang2016 Eq. 10),
+so the rule is::
+
+    query round t  with probability  b / (b + Δ_t).
+
+:class:`MarginSampling` adds this rule to a fully supervised multiclass
+learner without touching it: ``predict`` and ``update`` are the wrapped
+learner's, and a round that is not queried never reaches ``update`` (so the
+learner behaves as if that node had not arrived). ``b → ∞`` queries every
+round and gives back the wrapped learner; ``b → 0`` queries only the ties
+(``Δ_t = 0``).
+
+:class:`RandomQueries` is the control: query each round with a fixed
+probability ``p``, whatever the scores.
+
+Used in notebook 35 around :class:`~graphsel_lib.online.Relaxation`, whose
+scores are a point of the simplex (so ``Δ_t ∈ [0, 1]``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .multiclass_ridge import top_two
+from .protocol import check_learner, learner_rng
+
+__all__ = ["MarginSampling", "RandomQueries"]
+
+
+class _QueryRule:
+    """Wraps a multiclass learner: its ``predict`` and ``update``, our ``wants_label``."""
+
+    multiclass = True
+
+    def __init__(self, learner, seed):
+        check_learner(learner)
+        if not getattr(learner, "multiclass", False):
+            raise TypeError(f"{type(self).__name__} needs a multiclass learner, got binary {learner!r}")
+        self.learner, self.seed = learner, seed
+        self.record_keys = tuple(getattr(learner, "record_keys", ()))
+
+    def reset(self, d, n_classes, rng):
+        self.learner.reset(d, n_classes, rng)
+        self.rng = learner_rng(self.seed, rng)
+
+    def predict(self, x):
+        return self.learner.predict(x)
+
+    def update(self, x, y, label, info):
+        self.learner.update(x, y, label, info)
+
+
+class MarginSampling(_QueryRule):
+    """Query with probability ``b / (b + Δ_t)``, Δ_t the top-two score margin (Cesa-Bianchi et al. 2006).
+
+    Parameters
+    ----------
+    learner : multiclass online learner
+        Any learner of this package with ``multiclass = True`` whose ``info``
+        holds the (K,) ``"score"`` vector; its own ``wants_label`` is ignored.
+    b : float > 0
+        Query parameter: larger ``b``, more queries.
+    seed : int, optional
+        Seed of the coin; ``None`` uses the generator :func:`run` passes to ``reset``.
+
+    ``info`` gains ``"margin"`` (Δ_t) and ``"prob"`` (the query probability).
+    """
+
+    def __init__(self, learner, b, *, seed=None):
+        super().__init__(learner, seed)
+        b = float(b)
+        if not (b > 0 and math.isfinite(b)):
+            raise ValueError(f"b must be a finite positive number, got {b}")
+        self.b = b
+
+    def wants_label(self, x, t, info):
+        f = info["score"]
+        i1, i2 = top_two(f)
+        margin = float(f[i1] - f[i2])
+        prob = self.b / (self.b + margin)
+        info.update(margin=margin, prob=prob)
+        return self.rng.random() < prob
+
+    def __repr__(self):
+        return f"MarginSampling({self.learner!r}, b={self.b!r}, seed={self.seed!r})"
+
+
+class RandomQueries(_QueryRule):
+    """Query each round with probability ``p``, independently of the scores (the control for a query rule).
+
+    Parameters
+    ----------
+    learner : multiclass online learner
+    p : float in (0, 1]
+    seed : int, optional
+        As for :class:`MarginSampling`.
+    """
+
+    def __init__(self, learner, p, *, seed=None):
+        super().__init__(learner, seed)
+        p = float(p)
+        if not 0 < p <= 1:
+            raise ValueError(f"p must be in (0, 1], got {p}")
+        self.p = p
+
+    def wants_label(self, x, t, info):
+        return self.rng.random() < self.p
+
+    def __repr__(self):
+        return f"RandomQueries({self.learner!r}, p={self.p!r}, seed={self.seed!r})"
