@@ -12,6 +12,7 @@ from .about import show_versions
 from .datasets import list_datasets, load_dataset
 from .graph import (
     Graph,
+    bfs_ball,
     check_adjacency,
     check_labels,
     cut_size,
@@ -28,6 +29,7 @@ __all__ = [
     "Graph",
     "SpectralEmbedding",
     "add_bias",
+    "bfs_ball",
     "bounds",
     "check_adjacency",
     "check_labels",

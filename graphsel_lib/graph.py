@@ -20,6 +20,7 @@ __all__ = [
     "check_adjacency",
     "check_labels",
     "largest_connected_component",
+    "bfs_ball",
     "n_components",
     "laplacian",
     "normalized_laplacian",
@@ -56,9 +57,7 @@ def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
             arr = np.asarray(S)
         except Exception as exc:  # pragma: no cover - exotic inputs
             raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix") from exc
-        if arr.dtype == object or not (
-            np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
-        ):
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
             raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
         if np.iscomplexobj(arr):
             raise TypeError(f"{name} must hold real numbers, got complex values")
@@ -136,6 +135,30 @@ def largest_connected_component(S):
     first_node = [np.flatnonzero(comp == c)[0] for c in biggest]
     keep = biggest[int(np.argmin(first_node))]
     return np.flatnonzero(comp == keep)
+
+
+def bfs_ball(S, size, *, root):
+    """The first ``size`` nodes (sorted) reached by breadth-first search from ``root``.
+
+    Nested in ``size`` and connected (each node enters through an edge to an
+    earlier one), so ``S[nodes][:, nodes]`` is a connected subgraph: the
+    growing graphs of a scaling experiment (notebook 43).
+
+    Raises
+    ------
+    ValueError
+        ``root`` out of range, or ``size`` not in ``1..`` (size of the
+        component of ``root``).
+    """
+    S = sp.csr_matrix(S)
+    n = S.shape[0]
+    root, size = int(root), int(size)
+    if not 0 <= root < n:
+        raise ValueError(f"root must be a node in 0..{n - 1}, got {root}")
+    order = csgraph.breadth_first_order(S, root, directed=False, return_predecessors=False)
+    if not 1 <= size <= order.size:
+        raise ValueError(f"size must be in 1..{order.size} (the component of node {root}), got {size}")
+    return np.sort(order[:size])
 
 
 # --------------------------------------------------------------------------- Laplacians
@@ -272,8 +295,19 @@ class Graph:
 
     # ---- constructors
     @classmethod
-    def from_adjacency(cls, S, labels, *, class_names=None, name="graph", lcc=True,
-                       symmetrize=False, features=None, node_ids=None, info=None):
+    def from_adjacency(
+        cls,
+        S,
+        labels,
+        *,
+        class_names=None,
+        name="graph",
+        lcc=True,
+        symmetrize=False,
+        features=None,
+        node_ids=None,
+        info=None,
+    ):
         """Build a Graph from a weight matrix, optionally keeping only its LCC.
 
         ``symmetrize=True`` applies ``S <- max(S, S^T)`` (gu2013 Sec. 6.1);
@@ -352,7 +386,9 @@ class Graph:
         nodes = list(G.nodes)
         missing = [v for v in nodes if label_attr not in G.nodes[v]]
         if missing:
-            raise ValueError(f"{len(missing)} node(s) lack the label attribute {label_attr!r}, e.g. {missing[0]!r}")
+            raise ValueError(
+                f"{len(missing)} node(s) lack the label attribute {label_attr!r}, e.g. {missing[0]!r}"
+            )
         labels = np.array([G.nodes[v][label_attr] for v in nodes])
         S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=weight, format="csr")
         S = sp.csr_matrix(S, dtype=np.float64)

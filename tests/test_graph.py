@@ -6,6 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 import graphsel_lib as gs
+from conftest import random_connected_graph
 from graphsel_lib.graph import n_components
 
 
@@ -175,3 +176,19 @@ def test_graph_bad_labels(labels, match):
 def test_graph_rejects_self_loops():
     with pytest.raises(ValueError, match="zero diagonal"):
         gs.Graph(np.ones((3, 3)), np.array([0, 1, 0]))
+
+
+def test_bfs_ball_is_nested_connected_and_checked():
+    rng = np.random.default_rng(11)
+    S = random_connected_graph(rng, 60, p=0.05)
+    prev = np.array([], dtype=int)
+    for size in (1, 5, 20, 60):
+        nodes = gs.bfs_ball(S, size, root=7)
+        assert nodes.size == size and 7 in nodes and np.all(np.diff(nodes) > 0)
+        assert np.isin(prev, nodes).all()  # nested
+        assert n_components(S[nodes][:, nodes]) == 1  # connected
+        prev = nodes
+    with pytest.raises(ValueError, match="size must be in 1..60"):
+        gs.bfs_ball(S, 61, root=0)
+    with pytest.raises(ValueError, match="root must be a node"):
+        gs.bfs_ball(S, 3, root=60)
