@@ -30,13 +30,23 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--d", type=int, default=100)
     p.add_argument("--datasets", default="coauthor,cora,pubmed")
-    p.add_argument("--eigsh-sm-max-nodes", type=int, default=5000,
-                   help="skip eigsh(which='SM') above this size (it needs thousands of Lanczos restarts)")
-    p.add_argument("--dense-max-nodes", type=int, default=5000,
-                   help="skip dense eigh above this size (PubMed: 3 GB and many minutes)")
+    p.add_argument(
+        "--eigsh-sm-max-nodes",
+        type=int,
+        default=5000,
+        help="skip eigsh(which='SM') above this size (it needs thousands of Lanczos restarts)",
+    )
+    p.add_argument(
+        "--dense-max-nodes",
+        type=int,
+        default=5000,
+        help="skip dense eigh above this size (PubMed: 3 GB and many minutes)",
+    )
     args = p.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"numpy {np.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"numpy {np.__version__}"
+    )
     for name in args.datasets.split(","):
         g = gs.load_dataset(name)
         S, n, d = g.adjacency, g.n_nodes, args.d
@@ -44,19 +54,25 @@ def main():
         with tempfile.TemporaryDirectory() as cache:
             ours, t_cold = timed(gs.spectral_embedding, S, d, cache_dir=cache)
             _, t_hot = timed(gs.spectral_embedding, S, d, cache_dir=cache)
-        print(f"  ours ({ours.method}) cold {t_cold:8.3f} s | cached {t_hot:6.3f} s | cold/cached {t_cold / t_hot:7.1f}x")
+        print(
+            f"  ours ({ours.method}) cold {t_cold:8.3f} s | cached {t_hot:6.3f} s | cold/cached {t_cold / t_hot:7.1f}x"
+        )
         L = gs.laplacian(S)
         if n <= args.eigsh_sm_max_nodes:
             v0 = np.random.default_rng(0).standard_normal(n)
             (w, _), t_sm = timed(spla.eigsh, L, k=d + 1, which="SM", v0=v0, tol=1e-10)
             err = np.abs(np.sort(w)[1:] - ours.eigenvalues).max()
-            print(f"  eigsh(which='SM')  {t_sm:8.3f} s | ratio SM/ours {t_sm / t_cold:7.1f}x | max |Δλ| {err:.1e}")
+            print(
+                f"  eigsh(which='SM')  {t_sm:8.3f} s | ratio SM/ours {t_sm / t_cold:7.1f}x | max |Δλ| {err:.1e}"
+            )
         else:
             print(f"  eigsh(which='SM')  skipped (n > {args.eigsh_sm_max_nodes})")
         if n <= args.dense_max_nodes:
             (w, _), t_de = timed(sla.eigh, L.toarray(), subset_by_index=[0, d], driver="evr")
             err = np.abs(w[1:] - ours.eigenvalues).max()
-            print(f"  dense eigh         {t_de:8.3f} s | ratio dense/ours {t_de / t_cold:7.1f}x | max |Δλ| {err:.1e}")
+            print(
+                f"  dense eigh         {t_de:8.3f} s | ratio dense/ours {t_de / t_cold:7.1f}x | max |Δλ| {err:.1e}"
+            )
         else:
             print(f"  dense eigh         skipped (n > {args.dense_max_nodes})")
 

@@ -26,7 +26,8 @@ def atomic_path(path, *, suffix=None):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=".tmp" + (path.suffix if suffix is None else suffix),
+        prefix=f".{path.name}.",
+        suffix=".tmp" + (path.suffix if suffix is None else suffix),
         dir=path.parent,
     )
     os.close(fd)

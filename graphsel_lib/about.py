@@ -21,7 +21,9 @@ def versions() -> dict:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             out[name] = "not installed"
-    out["machine"] = f"{platform.machine()} {platform.processor() or ''}".strip() + f", {os.cpu_count()} cores"
+    out["machine"] = (
+        f"{platform.machine()} {platform.processor() or ''}".strip() + f", {os.cpu_count()} cores"
+    )
     return out
 
 

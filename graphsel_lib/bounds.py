@@ -79,8 +79,10 @@ def kernel_diagonal_bound(S, *, lengths="hops") -> np.ndarray:
     """
     S = check_adjacency(S, require_connected=True)
     if lengths == "hops" and S.nnz and not np.allclose(S.data[S.data != 0], 1.0):
-        raise ValueError("kernel_diagonal_bound with lengths='hops' needs an unweighted graph; "
-                         "use lengths='resistance' for weighted graphs")
+        raise ValueError(
+            "kernel_diagonal_bound with lengths='hops' needs an unweighted graph; "
+            "use lengths='resistance' for weighted graphs"
+        )
     lam2 = algebraic_connectivity(S)
     return np.minimum(1.0 / lam2, eccentricity(S, lengths=lengths))
 
@@ -145,4 +147,3 @@ def effective_resistance(S, pairs=None):
         x = lu.solve(b[: n - 1])
         out[k] = b[: n - 1] @ x
     return out
-

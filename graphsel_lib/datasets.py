@@ -183,7 +183,9 @@ def _github_url(repo, commit, path):
 
 def _raw(subdir, filename, size, sha256, repo, repo_path):
     commit = _COMMITS[repo]
-    return RawFile(subdir, filename, sha256, size, _github_url(repo, commit, repo_path), repo, commit, repo_path)
+    return RawFile(
+        subdir, filename, sha256, size, _github_url(repo, commit, repo_path), repo, commit, repo_path
+    )
 
 
 _PLANETOID = {
@@ -214,52 +216,126 @@ _WEBKB = {
 
 _UCI = {
     # filename: (size, sha256, repo) -- path in the repo = filename
-    "cmc.data": (31114, "e944dd136545920a8e64009f25fb626e7b7c747e17bcee3d39176982a251ecec",
-                 "teriolx/machine-learning-datatsets"),
-    "glass.data": (11903, "dd67373f4baf2807345df02cbfef2093d342e61ad0d82a4fb79af43ef8ce449d", "jbrownlee/Datasets"),
-    "housing.data": (49081, "e3e36f7b9e5435f9eb8320e106aebad00031fefa3064527da0c71dec59e49b76",
-                     "jbrownlee/Datasets"),
-    "ionosphere.csv": (76466, "fd6dd7864b55d56dac0a1e6e24af9ccc35bf2555ac79af8ab9f3d1daa065ab83",
-                       "jbrownlee/Datasets"),
-    "pima-indians-diabetes.data.csv": (23278, "6bfe5d0f379d17a0e0819b996407e3c09bf80febd4287f2ed212190dfff154af",
-                                       "jbrownlee/Datasets"),
-    "processed.cleveland.data": (18461, "a74b7efa387bc9d108d7d0115d831fe9b414b29ae7124f331b622b4efa0427c8",
-                                 "Clarique/DSCI-100-Project"),
-    "sonar.csv": (87775, "3079c09b5d2789a0f96aff82c28e5164fafe2495c5f8da96c6c256c1bd25763f", "jbrownlee/Datasets"),
-    "tic-tac-toe.data": (25900, "a099e9018db833d03ada8a6c62a5cc37ef1ac8bf749181d546841aa414757caa",
-                         "Potya/LazyFCA"),
+    "cmc.data": (
+        31114,
+        "e944dd136545920a8e64009f25fb626e7b7c747e17bcee3d39176982a251ecec",
+        "teriolx/machine-learning-datatsets",
+    ),
+    "glass.data": (
+        11903,
+        "dd67373f4baf2807345df02cbfef2093d342e61ad0d82a4fb79af43ef8ce449d",
+        "jbrownlee/Datasets",
+    ),
+    "housing.data": (
+        49081,
+        "e3e36f7b9e5435f9eb8320e106aebad00031fefa3064527da0c71dec59e49b76",
+        "jbrownlee/Datasets",
+    ),
+    "ionosphere.csv": (
+        76466,
+        "fd6dd7864b55d56dac0a1e6e24af9ccc35bf2555ac79af8ab9f3d1daa065ab83",
+        "jbrownlee/Datasets",
+    ),
+    "pima-indians-diabetes.data.csv": (
+        23278,
+        "6bfe5d0f379d17a0e0819b996407e3c09bf80febd4287f2ed212190dfff154af",
+        "jbrownlee/Datasets",
+    ),
+    "processed.cleveland.data": (
+        18461,
+        "a74b7efa387bc9d108d7d0115d831fe9b414b29ae7124f331b622b4efa0427c8",
+        "Clarique/DSCI-100-Project",
+    ),
+    "sonar.csv": (
+        87775,
+        "3079c09b5d2789a0f96aff82c28e5164fafe2495c5f8da96c6c256c1bd25763f",
+        "jbrownlee/Datasets",
+    ),
+    "tic-tac-toe.data": (
+        25900,
+        "a099e9018db833d03ada8a6c62a5cc37ef1ac8bf749181d546841aa414757caa",
+        "Potya/LazyFCA",
+    ),
 }
 
 
 def _build_raw_files():
     files = [
-        _raw("cora", "cora.npz", 540580, "068e22d90c3849b4057dfb05851741428992af058efcd4e7ebb4186f3d581de2",
-             "shchur/gnn-benchmark", "data/npz/cora.npz"),
-        _raw("fastonl", "political-blog.npz", 417094,
-             "84009995b87ab92b3efaafb3dc2bac4094e52eed87e6e79190902522406f3ac5",
-             "baojian/FastONL", "datasets/political-blog.npz"),
-        _raw("dblp_four_area", "author_label.txt", 94905,
-             "0930fc9116caccc64e6a07a54164dfc9d2e21c9ed6e620f464a2b687b6e88281",
-             "Jhy1993/HAN", "data/DBLP_four_area/author_label.txt"),
-        _raw("dblp_four_area", "paper_author.txt", 547418,
-             "8d5e93dd298b4ab5ac9e800405599a0ccad250f16028efe78b3e7e1ac16fde74",
-             "Jhy1993/HAN", "data/DBLP_four_area/paper_author.txt"),
-        _raw("usps", "zip.train.gz", 1829071, "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16",
-             "tdhock/2023-08-deep-learning", "data/zip.train.gz"),
-        _raw("usps", "zip.test.gz", 439208, "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f",
-             "tdhock/2023-08-deep-learning", "data/zip.test.gz"),
+        _raw(
+            "cora",
+            "cora.npz",
+            540580,
+            "068e22d90c3849b4057dfb05851741428992af058efcd4e7ebb4186f3d581de2",
+            "shchur/gnn-benchmark",
+            "data/npz/cora.npz",
+        ),
+        _raw(
+            "fastonl",
+            "political-blog.npz",
+            417094,
+            "84009995b87ab92b3efaafb3dc2bac4094e52eed87e6e79190902522406f3ac5",
+            "baojian/FastONL",
+            "datasets/political-blog.npz",
+        ),
+        _raw(
+            "dblp_four_area",
+            "author_label.txt",
+            94905,
+            "0930fc9116caccc64e6a07a54164dfc9d2e21c9ed6e620f464a2b687b6e88281",
+            "Jhy1993/HAN",
+            "data/DBLP_four_area/author_label.txt",
+        ),
+        _raw(
+            "dblp_four_area",
+            "paper_author.txt",
+            547418,
+            "8d5e93dd298b4ab5ac9e800405599a0ccad250f16028efe78b3e7e1ac16fde74",
+            "Jhy1993/HAN",
+            "data/DBLP_four_area/paper_author.txt",
+        ),
+        _raw(
+            "usps",
+            "zip.train.gz",
+            1829071,
+            "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16",
+            "tdhock/2023-08-deep-learning",
+            "data/zip.train.gz",
+        ),
+        _raw(
+            "usps",
+            "zip.test.gz",
+            439208,
+            "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f",
+            "tdhock/2023-08-deep-learning",
+            "data/zip.test.gz",
+        ),
     ]
-    files.append(_raw("epinions", "soc-Epinions1.txt.zip", 1631533,
-                      "e0582df5f923c47789f8b99dbe89e78de82034a7141a355c125544e514f269e4",
-                      "sgmq0/CIS-2450-Final-Project", "data/soc-Epinions1.txt"))
+    files.append(
+        _raw(
+            "epinions",
+            "soc-Epinions1.txt.zip",
+            1631533,
+            "e0582df5f923c47789f8b99dbe89e78de82034a7141a355c125544e514f269e4",
+            "sgmq0/CIS-2450-Final-Project",
+            "data/soc-Epinions1.txt",
+        )
+    )
     for fn, (size, digest, repo) in _UCI.items():
         files.append(_raw("uci", fn, size, digest, repo, fn))
     for (name, part), (size, digest) in _PLANETOID.items():
         fn = f"ind.{name}.{part}"
         files.append(_raw("planetoid", fn, size, digest, "kimiyoung/planetoid", f"data/{fn}"))
     for fn, (size, digest) in _WEBKB.items():
-        files.append(_raw("webkb", fn, size, digest, "PanShi2016/Community_Detection",
-                          f"Datasets/Real_Data/Original_Data/WebKB/{fn}"))
+        files.append(
+            _raw(
+                "webkb",
+                fn,
+                size,
+                digest,
+                "PanShi2016/Community_Detection",
+                f"Datasets/Real_Data/Original_Data/WebKB/{fn}",
+            )
+        )
     return {f.relpath: f for f in files}
 
 
@@ -344,7 +420,10 @@ def _download(rf: RawFile, dest: Path):
     log.info("downloading %s from %s", rf.relpath, rf.url)
     req = urllib.request.Request(rf.url, headers={"User-Agent": "graphsel (python urllib)"})
     try:
-        with urllib.request.urlopen(req, timeout=DOWNLOAD_TIMEOUT) as resp, atomic_path(dest, suffix="") as tmp:
+        with (
+            urllib.request.urlopen(req, timeout=DOWNLOAD_TIMEOUT) as resp,
+            atomic_path(dest, suffix="") as tmp,
+        ):
             h = hashlib.sha256()
             n = 0
             with open(tmp, "wb") as fh:
@@ -363,8 +442,13 @@ def _download(rf: RawFile, dest: Path):
                     f"expected sha256 {rf.sha256} ({rf.size} bytes), got "
                     f"{digest if n <= rf.size else '(not computed)'} ({got} bytes). Nothing was cached."
                 )
-    except (urllib.error.URLError, http.client.HTTPException, socket.timeout, TimeoutError,
-            ConnectionError) as exc:
+    except (
+        urllib.error.URLError,
+        http.client.HTTPException,
+        socket.timeout,
+        TimeoutError,
+        ConnectionError,
+    ) as exc:
         raise DownloadError(
             f"could not download data file {rf.relpath!r} from {rf.url}: {exc}. "
             "Are you offline? Put the file at "
@@ -473,7 +557,9 @@ def _planetoid(files, name, *, with_features):
         X[: allx.shape[0]] = allx
         X = X.tocsr()
         # rows of tx belong to the nodes test_idx (in file order)
-        P = sp.coo_matrix((np.ones(len(test_idx)), (test_idx, np.arange(len(test_idx)))), shape=(n, tx.shape[0]))
+        P = sp.coo_matrix(
+            (np.ones(len(test_idx)), (test_idx, np.arange(len(test_idx)))), shape=(n, tx.shape[0])
+        )
         features = (X + P.tocsr() @ tx).astype(np.float64).tocsr()
     return S, labels, features, n
 
@@ -532,6 +618,7 @@ def knn_adjacency(X, k, *, block_size=512):
 # class_names, and optionally features, node_ids, info, and diagonal (self-weights
 # that gu2013 counts in its "links", reported in info but not kept in the Graph).
 
+
 def _parse_cora(files):
     with np.load(files["cora/cora.npz"], allow_pickle=False) as z:
         A = sp.csr_matrix((z["adj_data"], z["adj_indices"], z["adj_indptr"]), shape=tuple(z["adj_shape"]))
@@ -539,15 +626,24 @@ def _parse_cora(files):
         labels = z["labels"].astype(np.int64)
         node_ids = z["node_names"].astype(str)
         class_names = [str(c) for c in z["class_names"]]
-    return dict(S=A, labels=labels, class_names=class_names, features=X.astype(np.float64), node_ids=node_ids,
-                info={"directed_links": int(A.nnz)})
+    return dict(
+        S=A,
+        labels=labels,
+        class_names=class_names,
+        features=X.astype(np.float64),
+        node_ids=node_ids,
+        info={"directed_links": int(A.nnz)},
+    )
 
 
 def _parse_pubmed(files):
     S, labels, _, n = _planetoid(files, "pubmed", with_features=False)
     loops = _count_self_loops(S)
     return dict(
-        S=S, labels=labels, class_names=["0", "1", "2"], node_ids=np.arange(n),
+        S=S,
+        labels=labels,
+        class_names=["0", "1", "2"],
+        node_ids=np.arange(n),
         info={
             "self_loops_dropped": loops,
             "class_names_note": (
@@ -569,7 +665,11 @@ def _parse_citeseer(files):
     S, labels, X, n = _planetoid(files, "citeseer", with_features=True)
     loops = _count_self_loops(S)
     return dict(
-        S=S, labels=labels, class_names=_CITESEER_CLASSES, features=X, node_ids=np.arange(n),
+        S=S,
+        labels=labels,
+        class_names=_CITESEER_CLASSES,
+        features=X,
+        node_ids=np.arange(n),
         info={
             "self_loops_dropped": loops,
             "unlabelled_nodes_dropped": int(np.sum(labels < 0)),
@@ -584,16 +684,27 @@ def _parse_polblogs(files):
         S = sp.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
         labels = z["labels"].astype(np.int64)
     S.data = (S.data > 0).astype(np.float64)
-    return dict(S=S, labels=labels, class_names=["liberal", "conservative"], node_ids=np.arange(S.shape[0]),
-                info={"self_loops_dropped": _count_self_loops(S)})
+    return dict(
+        S=S,
+        labels=labels,
+        class_names=["liberal", "conservative"],
+        node_ids=np.arange(S.shape[0]),
+        info={"self_loops_dropped": _count_self_loops(S)},
+    )
 
 
 _COAUTHOR_CLASSES = ["Database", "Data Mining", "AI/ML", "Information Retrieval"]
 
 
 def _parse_coauthor(files):
-    lab = np.loadtxt(files["dblp_four_area/author_label.txt"], dtype=np.int64, delimiter="\t",
-                     usecols=(0, 1), ndmin=2, encoding="latin-1")
+    lab = np.loadtxt(
+        files["dblp_four_area/author_label.txt"],
+        dtype=np.int64,
+        delimiter="\t",
+        usecols=(0, 1),
+        ndmin=2,
+        encoding="latin-1",
+    )
     pa = np.loadtxt(files["dblp_four_area/paper_author.txt"], dtype=np.int64, delimiter="\t", ndmin=2)
     authors, labels = lab[:, 0], lab[:, 1]
     if np.unique(authors).size != authors.size:
@@ -647,8 +758,14 @@ def _parse_webkb(files, university, *, graph="links"):
         S = (S @ S.T + S.T @ S).tocsr()
     elif graph != "links":
         raise ValueError(f"graph must be 'links' or 'colinks', got {graph!r}")
-    return dict(S=S, labels=np.array(labels), class_names=_WEBKB_CLASSES, features=X,
-                node_ids=np.array(ids), info={"self_loops_dropped": _count_self_loops(S)})
+    return dict(
+        S=S,
+        labels=np.array(labels),
+        class_names=_WEBKB_CLASSES,
+        features=X,
+        node_ids=np.array(ids),
+        info={"self_loops_dropped": _count_self_loops(S)},
+    )
 
 
 def _read_usps(path):
@@ -666,8 +783,14 @@ def _parse_usps(files, *, k):
     # The file prints 4 decimals: scale to exact integers so k-NN ties are exact (see knn_adjacency).
     Xi = np.rint(X * 10_000)
     S = knn_adjacency(Xi, k)
-    return dict(S=S, labels=y, class_names=[str(d) for d in range(10)], features=X,
-                node_ids=np.arange(X.shape[0]), info={"n_train": 7291, "n_test": 2007})
+    return dict(
+        S=S,
+        labels=y,
+        class_names=[str(d) for d in range(10)],
+        features=X,
+        node_ids=np.arange(X.shape[0]),
+        info={"n_train": 7291, "n_test": 2007},
+    )
 
 
 def _parse_epinions(files):
@@ -679,8 +802,13 @@ def _parse_epinions(files):
     n = int(E.max()) + 1
     S = _edges_to_csr(E[:, 0], E[:, 1], n)
     S.data[:] = 1.0
-    return dict(S=S, labels=np.zeros(n, dtype=np.int64), class_names=["unlabelled"], node_ids=np.arange(n),
-                info={"directed_edges": int(E.shape[0]), "labels_note": "no node labels: all 0 (scaling only)"})
+    return dict(
+        S=S,
+        labels=np.zeros(n, dtype=np.int64),
+        class_names=["unlabelled"],
+        node_ids=np.arange(n),
+        info={"directed_edges": int(E.shape[0]), "labels_note": "no node labels: all 0 (scaling only)"},
+    )
 
 
 def _standardize(X):
@@ -701,14 +829,25 @@ def _uci_table(name, files):
     if name == "heart":
         rows = [r for r in _read_csv_rows(f["processed.cleveland.data"]) if "?" not in r]
         A = np.array(rows, dtype=np.float64)
-        return A[:, :-1], (A[:, -1] > 0).astype(np.int64), ["absent", "present"], "6 rows with '?' dropped; num > 0"
+        return (
+            A[:, :-1],
+            (A[:, -1] > 0).astype(np.int64),
+            ["absent", "present"],
+            "6 rows with '?' dropped; num > 0",
+        )
     if name == "housing":
         A = np.loadtxt(f["housing.data"])
         cut = float(np.median(A[:, -1]))
-        return A[:, :-1], (A[:, -1] > cut).astype(np.int64), ["MEDV <= median", "MEDV > median"], (
-            f"regression target MEDV binarised at its median {cut:g}")
+        return (
+            A[:, :-1],
+            (A[:, -1] > cut).astype(np.int64),
+            ["MEDV <= median", "MEDV > median"],
+            (f"regression target MEDV binarised at its median {cut:g}"),
+        )
     if name in ("ionosphere", "sonar", "pima"):
-        fn = {"ionosphere": "ionosphere.csv", "sonar": "sonar.csv", "pima": "pima-indians-diabetes.data.csv"}[name]
+        fn = {"ionosphere": "ionosphere.csv", "sonar": "sonar.csv", "pima": "pima-indians-diabetes.data.csv"}[
+            name
+        ]
         rows = _read_csv_rows(f[fn])
         X = np.array([r[:-1] for r in rows], dtype=np.float64)
         raw = [r[-1] for r in rows]
@@ -717,7 +856,12 @@ def _uci_table(name, files):
     if name == "glass":
         A = np.array(_read_csv_rows(f["glass.data"]), dtype=np.float64)
         types = sorted(set(A[:, -1].astype(int)))
-        return A[:, 1:-1], np.searchsorted(types, A[:, -1].astype(int)), [f"type {t}" for t in types], "Id dropped"
+        return (
+            A[:, 1:-1],
+            np.searchsorted(types, A[:, -1].astype(int)),
+            [f"type {t}" for t in types],
+            "Id dropped",
+        )
     if name == "tictactoe":
         rows = _read_csv_rows(f["tic-tac-toe.data"], skip_header=True)
         X = np.array([[float(c == s) for c in r[:-1] for s in "xob"] for r in rows])
@@ -725,7 +869,12 @@ def _uci_table(name, files):
         return X, np.array([names.index(r[-1]) for r in rows]), names, "added header skipped; one-hot x/o/b"
     if name == "cmc":
         A = np.array(_read_csv_rows(f["cmc.data"], skip_header=True), dtype=np.float64)
-        return A[:, :-1], A[:, -1].astype(np.int64) - 1, ["no use", "long-term", "short-term"], "added header skipped"
+        return (
+            A[:, :-1],
+            A[:, -1].astype(np.int64) - 1,
+            ["no use", "long-term", "short-term"],
+            "added header skipped",
+        )
     from sklearn import datasets as skd
 
     d = {"wine": skd.load_wine, "breast-cancer": skd.load_breast_cancer}[name]()
@@ -737,9 +886,14 @@ def _parse_uci(files, name, *, k):
     # z-score so that no attribute dominates the distances; tic-tac-toe's one-hot columns already share
     # one scale and keep integer distances, so its k-NN ties are exact (see knn_adjacency)
     Z = X if name == "tictactoe" else _standardize(X)
-    return dict(S=knn_adjacency(Z, k), labels=y, class_names=class_names, features=X,
-                node_ids=np.arange(X.shape[0]), info={"preprocessing": note})
-
+    return dict(
+        S=knn_adjacency(Z, k),
+        labels=y,
+        class_names=class_names,
+        features=X,
+        node_ids=np.arange(X.shape[0]),
+        info={"preprocessing": note},
+    )
 
 
 def _parse_karate(files):
@@ -750,8 +904,13 @@ def _parse_karate(files):
     S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=None, format="csr")
     clubs = sorted({G.nodes[v]["club"] for v in nodes})
     labels = np.array([clubs.index(G.nodes[v]["club"]) for v in nodes])
-    return dict(S=sp.csr_matrix(S, dtype=np.float64), labels=labels, class_names=clubs, node_ids=np.array(nodes),
-                info={"weights_note": "unweighted (networkx's interaction-count weights ignored)"})
+    return dict(
+        S=sp.csr_matrix(S, dtype=np.float64),
+        labels=labels,
+        class_names=clubs,
+        node_ids=np.array(nodes),
+        info={"weights_note": "unweighted (networkx's interaction-count weights ignored)"},
+    )
 
 
 def _parse_digits(files, *, k):
@@ -759,8 +918,13 @@ def _parse_digits(files, *, k):
 
     d = load_digits()
     X = d.data.astype(np.float64)  # integers 0..16: exact distances
-    return dict(S=knn_adjacency(X, k), labels=d.target.astype(np.int64),
-                class_names=[str(c) for c in range(10)], features=X, node_ids=np.arange(X.shape[0]))
+    return dict(
+        S=knn_adjacency(X, k),
+        labels=d.target.astype(np.int64),
+        class_names=[str(c) for c in range(10)],
+        features=X,
+        node_ids=np.arange(X.shape[0]),
+    )
 
 
 def _parse_digits_3_8(files, *, k):
@@ -790,8 +954,12 @@ def _parse_planted_partition(files, *, n_blocks, block_size, p_in, p_out, seed):
     for b, block in enumerate(G.graph["partition"]):
         labels[list(block)] = b
     S = nx.to_scipy_sparse_array(G, nodelist=range(n), weight=None, format="csr")
-    return dict(S=sp.csr_matrix(S, dtype=np.float64), labels=labels,
-                class_names=[f"block {b}" for b in range(n_blocks)], node_ids=np.arange(n))
+    return dict(
+        S=sp.csr_matrix(S, dtype=np.float64),
+        labels=labels,
+        class_names=[f"block {b}" for b in range(n_blocks)],
+        node_ids=np.arange(n),
+    )
 
 
 # =========================================================================== the registry
@@ -814,25 +982,37 @@ _DBLP_LICENCE = (
 def _webkb_spec(univ, n_nodes, n_edges):
     return DatasetSpec(
         name=f"webkb-{univ}",
-        description=(f"WebKB {univ} (LINQS subset, 5 classes): pages linked by hyperlinks, symmetrised; "
-                     "features = 1703 binary word indicators. Smaller than gaertner2005's CMU co-link graph."),
+        description=(
+            f"WebKB {univ} (LINQS subset, 5 classes): pages linked by hyperlinks, symmetrised; "
+            "features = 1703 binary word indicators. Smaller than gaertner2005's CMU co-link graph."
+        ),
         files=(f"webkb/{univ}.content", f"webkb/{univ}.cites"),
         parser=lambda files, _u=univ, **kw: _parse_webkb(files, _u, **kw),
         licence="None stated; research use with citation (LINQS).",
-        citation=("Craven et al. Learning to extract symbolic knowledge from the World Wide Web. AAAI 1998; "
-                  + _SEN2008),
+        citation=(
+            "Craven et al. Learning to extract symbolic knowledge from the World Wide Web. AAAI 1998; "
+            + _SEN2008
+        ),
         original_url="https://linqs-data.soe.ucsc.edu/public/lbc/WebKB.tgz (LINQS); http://www.cs.cmu.edu/~webkb/",
         expected=Expected(n_nodes, n_edges, 5),
         params={"graph": "links"},
-        notes=("The LINQS subset drops the 'other' class; gaertner2005 used 8275 pages and 7 classes. "
-               "graph='colinks' gives gaertner2005's co-link graph instead (S = A A^T + A^T A, weighted "
-               "by the number of shared out- and in-links; LCC)."),
+        notes=(
+            "The LINQS subset drops the 'other' class; gaertner2005 used 8275 pages and 7 classes. "
+            "graph='colinks' gives gaertner2005's co-link graph instead (S = A A^T + A^T A, weighted "
+            "by the number of shared out- and in-links; LCC)."
+        ),
     )
+
 
 _UCI_SETS = {
     # name: (files, citation of the donors, expected nodes, classes)
     "heart": (("processed.cleveland.data",), "Detrano et al. (Cleveland Clinic), 1988", 297, 2),
-    "housing": (("housing.data",), "Harrison, Rubinfeld. Hedonic prices and the demand for clean air, 1978", 506, 2),
+    "housing": (
+        ("housing.data",),
+        "Harrison, Rubinfeld. Hedonic prices and the demand for clean air, 1978",
+        506,
+        2,
+    ),
     "ionosphere": (("ionosphere.csv",), "Sigillito et al. (Johns Hopkins APL), 1989", 351, 2),
     "pima": (("pima-indians-diabetes.data.csv",), "Smith et al. (NIDDK), 1988", 768, 2),
     "sonar": (("sonar.csv",), "Gorman, Sejnowski, 1988", 208, 2),
@@ -847,8 +1027,10 @@ _UCI_SETS = {
 def _uci_spec(name, files, donors, n_nodes, n_classes):
     return DatasetSpec(
         name=f"uci-{name}",
-        description=(f"UCI {name} (gaertner2005 Table 1): rows -> symmetrised unweighted k-NN graph on the "
-                     "z-scored features, LCC; features = the raw attributes."),
+        description=(
+            f"UCI {name} (gaertner2005 Table 1): rows -> symmetrised unweighted k-NN graph on the "
+            "z-scored features, LCC; features = the raw attributes."
+        ),
         files=tuple(f"uci/{fn}" for fn in files),
         parser=lambda fs, _n=name, **kw: _parse_uci(fs, _n, **kw),
         licence="UCI Machine Learning Repository (CC BY 4.0); cite Dua & Graff and the donors.",
@@ -856,8 +1038,10 @@ def _uci_spec(name, files, donors, n_nodes, n_classes):
         original_url="https://archive.ics.uci.edu/",
         expected=Expected(n_nodes, None, n_classes),
         params={"k": 10},
-        notes=("The graph is our choice (gaertner2005 does not say how it builds graphs for these sets); the "
-               "features are returned so that an RBF kernel can be used instead."),
+        notes=(
+            "The graph is our choice (gaertner2005 does not say how it builds graphs for these sets); the "
+            "features are returned so that an RBF kernel can be used instead."
+        ),
     )
 
 
@@ -865,15 +1049,19 @@ def _build_registry():
     specs = [
         DatasetSpec(
             name="coauthor",
-            description=("DBLP four-area co-author graph (gu2013/yang2016 'Coauthor'): nodes = the 4057 "
-                         "labelled authors, S_ij = number of papers shared, LCC."),
+            description=(
+                "DBLP four-area co-author graph (gu2013/yang2016 'Coauthor'): nodes = the 4057 "
+                "labelled authors, S_ij = number of papers shared, LCC."
+            ),
             files=("dblp_four_area/author_label.txt", "dblp_four_area/paper_author.txt"),
             parser=_parse_coauthor,
             licence=_DBLP_LICENCE,
-            citation=("Ji, Sun, Danilevsky, Han, Gao. Graph regularized transductive classification on "
-                      "heterogeneous information networks. ECML-PKDD 2010; Gao, Liang, Fan, Sun, Han. "
-                      "Graph-based consensus maximization among multiple supervised and unsupervised models. "
-                      "NIPS 2009."),
+            citation=(
+                "Ji, Sun, Danilevsky, Han, Gao. Graph regularized transductive classification on "
+                "heterogeneous information networks. ECML-PKDD 2010; Gao, Liang, Fan, Sun, Han. "
+                "Graph-based consensus maximization among multiple supervised and unsupervised models. "
+                "NIPS 2009."
+            ),
             original_url="http://ews.uiuc.edu/~jinggao3/doc/BGCM.zip (original labelled data, per the readme)",
             expected=Expected(1711, 2898, 4),
             notes="gu2013 Table 1 'links' 7507 = nnz (5796) + diagonal (1711 authors' paper counts).",
@@ -881,58 +1069,82 @@ def _build_registry():
         ),
         DatasetSpec(
             name="cora",
-            description=("Cora (LINQS): 2708 papers, 5429 citation links, symmetrised, LCC; features = 1433 "
-                         "binary words (gnn-benchmark's cora.npz = LINQS cora.content + cora.cites)."),
+            description=(
+                "Cora (LINQS): 2708 papers, 5429 citation links, symmetrised, LCC; features = 1433 "
+                "binary words (gnn-benchmark's cora.npz = LINQS cora.content + cora.cites)."
+            ),
             files=("cora/cora.npz",),
             parser=_parse_cora,
             licence=_LINQS_LICENCE + " gnn-benchmark asks to cite Shchur et al. 2018.",
-            citation=("McCallum, Nigam, Rennie, Seymore. Automating the construction of internet portals with "
-                      "machine learning. Information Retrieval 3, 2000; " + _SEN2008 + " Shchur et al. Pitfalls "
-                      "of graph neural network evaluation. 2018 (cora.npz)."),
+            citation=(
+                "McCallum, Nigam, Rennie, Seymore. Automating the construction of internet portals with "
+                "machine learning. Information Retrieval 3, 2000; " + _SEN2008 + " Shchur et al. Pitfalls "
+                "of graph neural network evaluation. 2018 (cora.npz)."
+            ),
             original_url="https://linqs-data.soe.ucsc.edu/public/lbc/cora.tgz",
             expected=Expected(2485, 5069, 7),
         ),
         DatasetSpec(
             name="pubmed",
-            description=("PubMed-Diabetes citation graph with Planetoid's labels (ind.pubmed.graph): 19717 "
-                         "papers, 44324 undirected links after dropping 3 self-loops; connected. No features."),
+            description=(
+                "PubMed-Diabetes citation graph with Planetoid's labels (ind.pubmed.graph): 19717 "
+                "papers, 44324 undirected links after dropping 3 self-loops; connected. No features."
+            ),
             files=tuple(f"planetoid/ind.pubmed.{p}" for p in ("ally", "ty", "graph", "test.index")),
             parser=_parse_pubmed,
             licence=_LINQS_LICENCE,
-            citation=("Namata, London, Getoor, Huang. Query-driven active surveying for collective "
-                      "classification. MLG 2012; " + _PLANETOID_CITE),
+            citation=(
+                "Namata, London, Getoor, Huang. Query-driven active surveying for collective "
+                "classification. MLG 2012; " + _PLANETOID_CITE
+            ),
             original_url="https://linqs-data.soe.ucsc.edu/public/Pubmed-Diabetes.tgz; https://github.com/kimiyoung/planetoid",
             expected=Expected(19717, 44324, 3),
-            notes=("gu2013 Table 1 'links' 88651 = nnz 88648 + 3 self-loops. Planetoid's graph has the same "
-                   "degree sequence as the LINQS edge file; the LINQS labels (NODE file) are unavailable, "
-                   "hence Planetoid."),
+            notes=(
+                "gu2013 Table 1 'links' 88651 = nnz 88648 + 3 self-loops. Planetoid's graph has the same "
+                "degree sequence as the LINQS edge file; the LINQS labels (NODE file) are unavailable, "
+                "hence Planetoid."
+            ),
         ),
         DatasetSpec(
             name="citeseer",
-            description=("CiteSeer with Planetoid's labels and features (3327 nodes; the 15 nodes without a "
-                         "label are dropped, then 124 self-loops, then the LCC); features = 3703 binary words."),
-            files=tuple(f"planetoid/ind.citeseer.{p}" for p in ("ally", "ty", "graph", "test.index", "allx", "tx")),
+            description=(
+                "CiteSeer with Planetoid's labels and features (3327 nodes; the 15 nodes without a "
+                "label are dropped, then 124 self-loops, then the LCC); features = 3703 binary words."
+            ),
+            files=tuple(
+                f"planetoid/ind.citeseer.{p}" for p in ("ally", "ty", "graph", "test.index", "allx", "tx")
+            ),
             parser=_parse_citeseer,
             licence=_LINQS_LICENCE,
-            citation=("Giles, Bollacker, Lawrence. CiteSeer: an automatic citation indexing system. DL 1998; "
-                      + _SEN2008 + " " + _PLANETOID_CITE),
+            citation=(
+                "Giles, Bollacker, Lawrence. CiteSeer: an automatic citation indexing system. DL 1998; "
+                + _SEN2008
+                + " "
+                + _PLANETOID_CITE
+            ),
             original_url="https://linqs-data.soe.ucsc.edu/public/lbc/citeseer.tgz; https://github.com/kimiyoung/planetoid",
             expected=Expected(2110, 3668, 6),
-            notes=("The 15 unlabelled Planetoid nodes are not isolated (degree 1-2) and 10 of them lie in the "
-                   "LCC of the full graph, which has 2120 nodes / 3679 edges (MANIFEST, SPEC 5a). A labelled "
-                   "graph cannot keep them: dropping them first gives 2110 / 3668, the same graph (size, "
-                   "degree sequence, class sizes) as FastONL's citeseer.npz."),
+            notes=(
+                "The 15 unlabelled Planetoid nodes are not isolated (degree 1-2) and 10 of them lie in the "
+                "LCC of the full graph, which has 2120 nodes / 3679 edges (MANIFEST, SPEC 5a). A labelled "
+                "graph cannot keep them: dropping them first gives 2110 / 3668, the same graph (size, "
+                "degree sequence, class sizes) as FastONL's citeseer.npz."
+            ),
         ),
         DatasetSpec(
             name="polblogs",
-            description=("Political blogs (Adamic & Glance 2005), the 1222-node LCC as stored by FastONL; "
-                         "unweighted, 2 classes (0 = liberal, 1 = conservative)."),
+            description=(
+                "Political blogs (Adamic & Glance 2005), the 1222-node LCC as stored by FastONL; "
+                "unweighted, 2 classes (0 = liberal, 1 = conservative)."
+            ),
             files=("fastonl/political-blog.npz",),
             parser=_parse_polblogs,
             licence="None stated (FastONL redistributes Adamic & Glance's data); research use with citation.",
-            citation=("Adamic, Glance. The political blogosphere and the 2004 U.S. election: divided they blog. "
-                      "LinkKDD 2005; Zhou, Sun, Babanezhad Harikandeh. Fast online node labeling for very large "
-                      "graphs. ICML 2023 (preprocessed file)."),
+            citation=(
+                "Adamic, Glance. The political blogosphere and the 2004 U.S. election: divided they blog. "
+                "LinkKDD 2005; Zhou, Sun, Babanezhad Harikandeh. Fast online node labeling for very large "
+                "graphs. ICML 2023 (preprocessed file)."
+            ),
             original_url="http://www-personal.umich.edu/~mejn/netdata/polblogs.zip",
             expected=Expected(1222, 16714, 2),
             notes="3 diagonal entries in the file are dropped; class sizes 586/636.",
@@ -943,19 +1155,25 @@ def _build_registry():
         _webkb_spec("wisconsin", 251, 450),
         DatasetSpec(
             name="usps",
-            description=("USPS handwritten digits (ESL distribution, 7291 train + 2007 test = 9298 x 256, values "
-                         "in [-1, 1]) -> symmetrised unweighted k-NN graph (Euclidean, S = max(A, A^T), ties to the "
-                         "smaller index), LCC; features = the pixels."),
+            description=(
+                "USPS handwritten digits (ESL distribution, 7291 train + 2007 test = 9298 x 256, values "
+                "in [-1, 1]) -> symmetrised unweighted k-NN graph (Euclidean, S = max(A, A^T), ties to the "
+                "smaller index), LCC; features = the pixels."
+            ),
             files=("usps/zip.train.gz", "usps/zip.test.gz"),
             parser=_parse_usps,
             licence="None stated; research use with citation.",
-            citation=("Hull. A database for handwritten text recognition research. IEEE PAMI 16(5), 1994; "
-                      "Hastie, Tibshirani, Friedman. The Elements of Statistical Learning (data distribution)."),
+            citation=(
+                "Hull. A database for handwritten text recognition research. IEEE PAMI 16(5), 1994; "
+                "Hastie, Tibshirani, Friedman. The Elements of Statistical Learning (data distribution)."
+            ),
             original_url="https://hastie.su.domains/ElemStatLearn/datasets/zip.train.gz (and zip.test.gz)",
             expected=Expected(9298, 68817, 10),
             params={"k": 10},
-            notes=("k-NN graph choice: unweighted and symmetrised by 'or' (an edge if either point is among the "
-                   "other's k nearest), as in herbster2006's digit graphs; k = 10 by default."),
+            notes=(
+                "k-NN graph choice: unweighted and symmetrised by 'or' (an edge if either point is among the "
+                "other's k nearest), as in herbster2006's digit graphs; k = 10 by default."
+            ),
         ),
         DatasetSpec(
             name="karate",
@@ -963,15 +1181,19 @@ def _build_registry():
             files=(),
             parser=_parse_karate,
             licence="Public data from Zachary (1977), distributed with networkx (BSD-3-Clause).",
-            citation=("Zachary. An information flow model for conflict and fission in small groups. Journal of "
-                      "Anthropological Research 33(4), 1977."),
+            citation=(
+                "Zachary. An information flow model for conflict and fission in small groups. Journal of "
+                "Anthropological Research 33(4), 1977."
+            ),
             original_url="networkx.karate_club_graph()",
             expected=Expected(34, 78, 2),
         ),
         DatasetSpec(
             name="digits",
-            description=("scikit-learn's 8x8 digits (1797 x 64, values 0..16) -> symmetrised unweighted k-NN "
-                         "graph, LCC; features = the pixels."),
+            description=(
+                "scikit-learn's 8x8 digits (1797 x 64, values 0..16) -> symmetrised unweighted k-NN "
+                "graph, LCC; features = the pixels."
+            ),
             files=(),
             parser=_parse_digits,
             licence="UCI Optical Recognition of Handwritten Digits (CC BY 4.0), shipped with scikit-learn (BSD-3-Clause).",
@@ -982,45 +1204,59 @@ def _build_registry():
         ),
         DatasetSpec(
             name="digits-3-8",
-            description=("scikit-learn digits, classes 3 and 8 only (183 + 174 images) -> symmetrised unweighted "
-                         "k-NN graph (k = 3, as the Herbster-Pontil slides' 3 vs 8 picture), LCC."),
+            description=(
+                "scikit-learn digits, classes 3 and 8 only (183 + 174 images) -> symmetrised unweighted "
+                "k-NN graph (k = 3, as the Herbster-Pontil slides' 3 vs 8 picture), LCC."
+            ),
             files=(),
             parser=_parse_digits_3_8,
             licence="UCI Optical Recognition of Handwritten Digits (CC BY 4.0), shipped with scikit-learn (BSD-3-Clause).",
-            citation=("Alpaydin, Kaynak. Optical Recognition of Handwritten Digits. UCI Machine Learning Repository, "
-                      "1998; Herbster, Pontil. Prediction on a graph with a perceptron (slides)."),
+            citation=(
+                "Alpaydin, Kaynak. Optical Recognition of Handwritten Digits. UCI Machine Learning Repository, "
+                "1998; Herbster, Pontil. Prediction on a graph with a perceptron (slides)."
+            ),
             original_url="sklearn.datasets.load_digits()",
             expected=Expected(357, 781, 2),
             params={"k": 3},
         ),
         DatasetSpec(
             name="planted-partition",
-            description=("Planted-partition random graph (networkx.planted_partition_graph): n_blocks blocks of "
-                         "block_size nodes, edge probability p_in inside a block and p_out across; labels = "
-                         "blocks; LCC."),
+            description=(
+                "Planted-partition random graph (networkx.planted_partition_graph): n_blocks blocks of "
+                "block_size nodes, edge probability p_in inside a block and p_out across; labels = "
+                "blocks; LCC."
+            ),
             files=(),
             parser=_parse_planted_partition,
             licence="Generated (networkx, BSD-3-Clause).",
-            citation=("Condon, Karp. Algorithms for graph partitioning on the planted partition model. Random "
-                      "Structures and Algorithms 18(2), 2001."),
+            citation=(
+                "Condon, Karp. Algorithms for graph partitioning on the planted partition model. Random "
+                "Structures and Algorithms 18(2), 2001."
+            ),
             original_url="networkx.planted_partition_graph()",
             expected=Expected(200, None, 4),  # the edge count depends on networkx's sampler
             params={"n_blocks": 4, "block_size": 50, "p_in": 0.3, "p_out": 0.02, "seed": 0},
         ),
         DatasetSpec(
             name="epinions",
-            description=("SNAP soc-Epinions1 who-trusts-whom network, symmetrised, LCC. No node labels "
-                         "(labels are all 0): for scaling experiments only."),
+            description=(
+                "SNAP soc-Epinions1 who-trusts-whom network, symmetrised, LCC. No node labels "
+                "(labels are all 0): for scaling experiments only."
+            ),
             files=("epinions/soc-Epinions1.txt.zip",),
             parser=_parse_epinions,
             licence="None stated; SNAP data are freely available for research, with citation.",
-            citation=("Richardson, Agrawal, Domingos. Trust management for the Semantic Web. ISWC 2003; "
-                      "Leskovec, Krevl. SNAP Datasets, 2014."),
+            citation=(
+                "Richardson, Agrawal, Domingos. Trust management for the Semantic Web. ISWC 2003; "
+                "Leskovec, Krevl. SNAP Datasets, 2014."
+            ),
             original_url="https://snap.stanford.edu/data/soc-Epinions1.txt.gz",
             expected=Expected(75877, 405739, 1),
-            notes=("75,888 ids (75,879 used), 508,837 directed edges, 405,740 undirected; the second component "
-                   "is a single edge, so the LCC has 75,877 nodes and 405,739 edges (SPEC 5a's 405,740 counts "
-                   "the whole graph)."),
+            notes=(
+                "75,888 ids (75,879 used), 508,837 directed edges, 405,740 undirected; the second component "
+                "is a single edge, so the LCC has 75,877 nodes and 405,739 edges (SPEC 5a's 405,740 counts "
+                "the whole graph)."
+            ),
         ),
         *(_uci_spec(name, *v) for name, v in _UCI_SETS.items()),
     ]
@@ -1050,8 +1286,9 @@ def _resolve_params(spec: DatasetSpec, params: dict) -> dict:
     unknown = sorted(set(params) - set(spec.params))
     if unknown:
         allowed = ", ".join(spec.params) if spec.params else "none"
-        raise TypeError(f"load_dataset({spec.name!r}) got unexpected keyword argument(s) {unknown}; "
-                        f"it accepts: {allowed}")
+        raise TypeError(
+            f"load_dataset({spec.name!r}) got unexpected keyword argument(s) {unknown}; it accepts: {allowed}"
+        )
     out = dict(spec.params)
     out.update(params)
     return out
@@ -1117,8 +1354,12 @@ def load_dataset(name: str, *, lcc: bool = True, data_home=None, download: bool 
     spec = dataset_info(name)
     params = _resolve_params(spec, params)
     files = {rp: _get_raw_file(RAW_FILES[rp], data_home=data_home, download=download) for rp in spec.files}
-    key = (spec.name, bool(lcc), tuple(sorted((k, repr(v)) for k, v in params.items())),
-           tuple((rp, *_stat_key(p)) for rp, p in sorted(files.items())))
+    key = (
+        spec.name,
+        bool(lcc),
+        tuple(sorted((k, repr(v)) for k, v in params.items())),
+        tuple((rp, *_stat_key(p)) for rp, p in sorted(files.items())),
+    )
     g = _GRAPHS.get(key)
     if g is None:
         g = _build(spec, files, params, lcc=lcc)
@@ -1156,8 +1397,10 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
     else:
         k = n_components(S)
         if k != 1:
-            raise ValueError(f"dataset {spec.name!r} is disconnected ({k} connected components); "
-                             "load it with lcc=True to keep the largest component")
+            raise ValueError(
+                f"dataset {spec.name!r} is disconnected ({k} connected components); "
+                "load it with lcc=True to keep the largest component"
+            )
     labels = labels[keep]
     features = None if features is None else features[keep]
     node_ids = None if node_ids is None else np.asarray(node_ids)[keep]
@@ -1174,8 +1417,16 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
         params=dict(params),
         lcc=bool(lcc),
         n_nodes_raw=int(n_raw),
-        source={rp: {"url": RAW_FILES[rp].url, "repo": RAW_FILES[rp].repo, "commit": RAW_FILES[rp].commit,
-                     "sha256": RAW_FILES[rp].sha256, "path": str(p)} for rp, p in files.items()},
+        source={
+            rp: {
+                "url": RAW_FILES[rp].url,
+                "repo": RAW_FILES[rp].repo,
+                "commit": RAW_FILES[rp].commit,
+                "sha256": RAW_FILES[rp].sha256,
+                "path": str(p),
+            }
+            for rp, p in files.items()
+        },
         original_url=spec.original_url,
         licence=spec.licence,
         citation=spec.citation,
@@ -1185,7 +1436,7 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
     if diagonal is not None:
         diag_nnz = int(np.count_nonzero(np.asarray(diagonal)[keep]))
         info["nnz_plus_diagonal"] = int(S.nnz) + diag_nnz
-        info["links_note"] = ("nnz + diagonal (authors' own paper counts) = gu2013 Table 1 'links' (7507)")
+        info["links_note"] = "nnz + diagonal (authors' own paper counts) = gu2013 Table 1 'links' (7507)"
 
     g = Graph(S, labels, class_names, _graph_name(spec, params), features, node_ids, info)
     if spec.expected is not None and params == spec.params:
@@ -1197,12 +1448,14 @@ def _check_expected(spec: DatasetSpec, g: Graph):
     exp = spec.expected
     got = (g.n_nodes, g.n_edges, g.n_classes)
     want = (exp.n_nodes, exp.n_edges, exp.n_classes)
-    bad = [f"{lbl} {gv} (expected {wv})" for lbl, gv, wv in zip(("nodes", "edges", "classes"), got, want, strict=True)
-           if wv is not None and gv != wv]
+    bad = [
+        f"{lbl} {gv} (expected {wv})"
+        for lbl, gv, wv in zip(("nodes", "edges", "classes"), got, want, strict=True)
+        if wv is not None and gv != wv
+    ]
     if bad:
         raise ValueError(
             f"dataset {spec.name!r} built with unexpected size: {', '.join(bad)}. The raw files passed their "
             "checksums, so the parser or a library (networkx, scikit-learn) changed; refusing to return a "
             "graph that differs from the registry."
         )
-

@@ -91,8 +91,21 @@ def _digest(*arrays_and_text) -> str:
     return h.hexdigest()
 
 
-def evaluate(make_learner, M, y, orders, *, seed=0, method=None, n_classes=None, n_jobs=None,
-             backend=None, cache=True, cache_dir=None, progress=False) -> pd.DataFrame:
+def evaluate(
+    make_learner,
+    M,
+    y,
+    orders,
+    *,
+    seed=0,
+    method=None,
+    n_classes=None,
+    n_jobs=None,
+    backend=None,
+    cache=True,
+    cache_dir=None,
+    progress=False,
+) -> pd.DataFrame:
     """Run a learner on every order; one row per order.
 
     Parameters
@@ -141,7 +154,9 @@ def evaluate(make_learner, M, y, orders, *, seed=0, method=None, n_classes=None,
             except (ValueError, KeyError):
                 pass  # corrupted: recompute and overwrite
 
-    jobs = [delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)]
+    jobs = [
+        delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)
+    ]
     if n_jobs == 1 or len(orders) <= 1:
         rows = [f(*a, **k) for f, a, k in _progress(jobs, progress, method, len(jobs))]
     else:
@@ -184,8 +199,20 @@ def _frame(rows, method):
     return df
 
 
-def tune(make_learner, grid, M, y, order, *, metric="error_rate", seed=0, n_classes=None,
-         n_jobs=None, backend=None, cache=True):
+def tune(
+    make_learner,
+    grid,
+    M,
+    y,
+    order,
+    *,
+    metric="error_rate",
+    seed=0,
+    n_classes=None,
+    n_jobs=None,
+    backend=None,
+    cache=True,
+):
     """Pick hyper-parameters on a held-out order (gu2013 Sec. 6.3).
 
     ``make_learner(**params)`` builds a learner; ``grid`` maps each parameter
@@ -210,14 +237,17 @@ def tune(make_learner, grid, M, y, order, *, metric="error_rate", seed=0, n_clas
     order = np.asarray(order)[None, :]
 
     def one(p):
-        return evaluate(partial(make_learner, **p), M, y, order, seed=seed, n_classes=n_classes,
-                        n_jobs=1, cache=cache).iloc[0]
+        return evaluate(
+            partial(make_learner, **p), M, y, order, seed=seed, n_classes=n_classes, n_jobs=1, cache=cache
+        ).iloc[0]
 
     if n_jobs == 1:
         rows = [one(p) for p in points]
     else:
         rows = _parallel((delayed(one)(p) for p in points), n_jobs, backend)
-    table = pd.DataFrame([{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)])
+    table = pd.DataFrame(
+        [{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)]
+    )
     best = points[int(np.argmin(table[metric].to_numpy()))]
     return best, table
 
@@ -245,8 +275,15 @@ def paired_ttest(df, a, b, metric="error_rate", *, alpha=0.05, by="method"):
         t, p = 0.0, 1.0
     else:
         t, p = stats.ttest_rel(va, vb)
-    return {"a": a, "b": b, "metric": metric, "mean_diff": float(np.mean(va - vb)),
-            "t": float(t), "p": float(p), "significant": bool(p < alpha)}
+    return {
+        "a": a,
+        "b": b,
+        "metric": metric,
+        "mean_diff": float(np.mean(va - vb)),
+        "t": float(t),
+        "p": float(p),
+        "significant": bool(p < alpha),
+    }
 
 
 def mean_std(mean, std, digits=4) -> str:

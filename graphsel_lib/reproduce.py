@@ -236,14 +236,19 @@ def _locate_failure(exc: BaseException, executed: Path) -> dict:
         if pm.get("exception") is True or pm.get("status") == "failed":
             return True
         return any(
-            o.get("output_type") == "error" and not (o.get("ename") == "SystemExit" and o.get("evalue") in ("", "0"))
+            o.get("output_type") == "error"
+            and not (o.get("ename") == "SystemExit" and o.get("evalue") in ("", "0"))
             for o in cell.get("outputs", [])
         )
 
     bad = next((i for i, c in enumerate(cells) if failed(c)), None)
     if bad is None:  # timeout or dead kernel: the cell still marked as running
         bad = next(
-            (i for i, c in enumerate(cells) if c.get("metadata", {}).get("papermill", {}).get("status") == "running"),
+            (
+                i
+                for i, c in enumerate(cells)
+                if c.get("metadata", {}).get("papermill", {}).get("status") == "running"
+            ),
             None,
         )
     if bad is None:
@@ -303,8 +308,13 @@ def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
         if cfg.timeout is not None and failure["ename"] in ("KeyboardInterrupt", "CellTimeoutError"):
             failure["evalue"] = f"cell interrupted after the time limit of {cfg.timeout:g} s (--timeout)"
         return NotebookResult(
-            name, "failed", time.perf_counter() - t0, str(executed) if executed.exists() else None, [],
-            failure, str(staging),
+            name,
+            "failed",
+            time.perf_counter() - t0,
+            str(executed) if executed.exists() else None,
+            [],
+            failure,
+            str(staging),
         )
     seconds = time.perf_counter() - t0
     published = _publish(staging, cfg.figures_dir)
@@ -317,21 +327,39 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m graphsel_lib.reproduce",
         description="Execute the notebooks in order with papermill and regenerate figures and tables.",
     )
-    p.add_argument("--profile", choices=PROFILES, default="full",
-                   help="full: paper scale, figures/ (committed); smoke: small and fast, build/smoke/figures")
-    p.add_argument("--only", action="append", metavar="PATTERN",
-                   help="run only notebooks whose name contains PATTERN or matches it as a glob (repeatable)")
+    p.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default="full",
+        help="full: paper scale, figures/ (committed); smoke: small and fast, build/smoke/figures",
+    )
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="PATTERN",
+        help="run only notebooks whose name contains PATTERN or matches it as a glob (repeatable)",
+    )
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="notebooks run in parallel (default 1)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="inject this seed into every notebook (default: each notebook's own)")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=1, metavar="N", help="notebooks run in parallel (default 1)"
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="inject this seed into every notebook (default: each notebook's own)",
+    )
     p.add_argument("--list", action="store_true", help="list the selected notebooks and exit")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="per-cell time limit")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel name (default python3)")
     p.add_argument("--root", type=Path, default=None, help="project root (default: this checkout)")
     p.add_argument("--notebooks-dir", type=Path, default=None, help="default ROOT/notebooks")
-    p.add_argument("--figures-dir", type=Path, default=None,
-                   help="default ROOT/figures (full) or BUILD/smoke/figures (smoke)")
+    p.add_argument(
+        "--figures-dir",
+        type=Path,
+        default=None,
+        help="default ROOT/figures (full) or BUILD/smoke/figures (smoke)",
+    )
     p.add_argument("--build-dir", type=Path, default=None, help="default ROOT/build")
     return p
 
@@ -392,8 +420,10 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
 
     index = {nb.stem: i for i, nb in enumerate(notebooks, 1)}
     n = len(notebooks)
-    stages = [[nb for nb in notebooks if _number(nb) < SUMMARY_FIRST],
-              [nb for nb in notebooks if _number(nb) >= SUMMARY_FIRST]]
+    stages = [
+        [nb for nb in notebooks if _number(nb) < SUMMARY_FIRST],
+        [nb for nb in notebooks if _number(nb) >= SUMMARY_FIRST],
+    ]
     results = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for stage in stages:
@@ -476,8 +506,16 @@ def main(argv=None) -> int:
 
     summary_path = cfg.profile_build_dir / "reproduce_summary.json"
     with atomic_write(summary_path, "w", encoding="utf-8") as fh:
-        json.dump({"profile": cfg.profile, "seed": cfg.seed, "total_seconds": round(total, 3),
-                   "notebooks": [dataclasses.asdict(r) for r in ordered]}, fh, indent=1)
+        json.dump(
+            {
+                "profile": cfg.profile,
+                "seed": cfg.seed,
+                "total_seconds": round(total, 3),
+                "notebooks": [dataclasses.asdict(r) for r in ordered],
+            },
+            fh,
+            indent=1,
+        )
         fh.write("\n")
 
     failed = [r for r in ordered if r.status == "failed"]

@@ -187,8 +187,11 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
             fallback = "dense"
         else:
             fallback = "lobpcg" if method == "shift-invert" else "shift-invert"
-        warnings.warn(f"{method} missed an eigenvalue below {vals.max():.6g}; retrying with {fallback}",
-                      RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"{method} missed an eigenvalue below {vals.max():.6g}; retrying with {fallback}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         vals, vecs = _SOLVERS[fallback](L, d, seed)
         if fallback != "dense" and not _none_missing(L, vals):
             raise RuntimeError(f"eigensolvers missed eigenvalues of L (d={d}); try method='dense'")
@@ -325,12 +328,20 @@ def _read_cache(path, key, n, d):
     except Exception:  # truncated zip, bad header, missing key, ...
         ok = False
     if not ok:
-        warnings.warn(f"spectral cache {path} is corrupted or stale: recomputing", RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            f"spectral cache {path} is corrupted or stale: recomputing", RuntimeWarning, stacklevel=3
+        )
         return None
     return vals, vecs
 
 
 def _write_cache(path, key, vals, vecs):
     with atomic_path(path) as tmp:
-        np.savez(tmp, version=_CACHE_VERSION, key=key, eigenvalues=vals, eigenvectors=vecs,
-                 digest=_digest(vals, vecs))
+        np.savez(
+            tmp,
+            version=_CACHE_VERSION,
+            key=key,
+            eigenvalues=vals,
+            eigenvectors=vecs,
+            digest=_digest(vals, vecs),
+        )

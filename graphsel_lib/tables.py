@@ -68,7 +68,9 @@ def _formatter(fmt) -> Callable[[float], str]:
     raise TypeError(f"float_format must be a %-format, a {{}}-format or a callable, got {fmt!r}")
 
 
-def format_table(df: pd.DataFrame, *, float_format=DEFAULT_FLOAT_FORMAT, index: bool = False, na_rep: str = ""):
+def format_table(
+    df: pd.DataFrame, *, float_format=DEFAULT_FLOAT_FORMAT, index: bool = False, na_rep: str = ""
+):
     """Format every cell of ``df`` as a string, once, for both the CSV and the Markdown.
 
     Parameters
@@ -135,8 +137,9 @@ def _md_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>")
 
 
-def render_markdown(df: pd.DataFrame, *, float_format=DEFAULT_FLOAT_FORMAT, index: bool = False,
-                    na_rep: str = "") -> str:
+def render_markdown(
+    df: pd.DataFrame, *, float_format=DEFAULT_FLOAT_FORMAT, index: bool = False, na_rep: str = ""
+) -> str:
     """A GitHub-flavoured Markdown table of ``df``: text left-aligned, numbers right-aligned.
 
     Columns are padded to equal width so that the raw file reads as a table
@@ -154,18 +157,34 @@ def _markdown(header, rows, numeric) -> str:
     widths = [max([3, len(h)] + [len(r[j]) for r in rows]) for j, h in enumerate(header)]
 
     def line(cells):
-        return "| " + " | ".join(
-            c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric, strict=True)
-        ) + " |"
+        return (
+            "| "
+            + " | ".join(
+                c.rjust(w) if num else c.ljust(w) for c, w, num in zip(cells, widths, numeric, strict=True)
+            )
+            + " |"
+        )
 
-    rule = "| " + " | ".join(
-        ("-" * (w - 1) + ":") if num else (":" + "-" * (w - 1)) for w, num in zip(widths, numeric, strict=True)
-    ) + " |"
+    rule = (
+        "| "
+        + " | ".join(
+            ("-" * (w - 1) + ":") if num else (":" + "-" * (w - 1))
+            for w, num in zip(widths, numeric, strict=True)
+        )
+        + " |"
+    )
     return "\n".join([line(header), rule, *(line(r) for r in rows)]) + "\n"
 
 
-def write_table(df: pd.DataFrame, name: str, *, float_format=DEFAULT_FLOAT_FORMAT, index: bool = False,
-                na_rep: str = "", directory=None) -> list[Path]:
+def write_table(
+    df: pd.DataFrame,
+    name: str,
+    *,
+    float_format=DEFAULT_FLOAT_FORMAT,
+    index: bool = False,
+    na_rep: str = "",
+    directory=None,
+) -> list[Path]:
     """Write ``df`` as ``NAME.csv`` and ``NAME.md`` in :func:`~graphsel_lib.paths.figures_dir`.
 
     Both files hold the same formatted strings; each is written to a
@@ -236,9 +255,7 @@ def read_table(name: str, *, directory=None, **read_csv_kwargs) -> pd.DataFrame:
         if path.is_file():
             kwargs = {"keep_default_na": False, "na_values": [""], **read_csv_kwargs}
             return pd.read_csv(path, **kwargs)
-    raise FileNotFoundError(
-        f"table {name!r} not found; looked for " + ", ".join(str(p) for p in candidates)
-    )
+    raise FileNotFoundError(f"table {name!r} not found; looked for " + ", ".join(str(p) for p in candidates))
 
 
 def list_tables(pattern: str = "*", *, directory=None) -> list[str]:

@@ -138,7 +138,11 @@ def test_sigint_during_writes_leaves_valid_files(tmp_path):
     env = dict(os.environ, MPLBACKEND="agg")
     proc = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(tmp_path), str(N_ROWS)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     inside = 0
     try:

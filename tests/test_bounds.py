@@ -23,8 +23,11 @@ def test_eccentricity_matches_networkx(random_graphs):
         for *_, a in G.edges(data=True):
             a["len"] = 1.0 / a["weight"]
         ref_w = nx.eccentricity(G, weight="len")
-        np.testing.assert_allclose(bounds.eccentricity(S, lengths="resistance", chunk=7),
-                                   [ref_w[i] for i in range(S.shape[0])], rtol=1e-12)
+        np.testing.assert_allclose(
+            bounds.eccentricity(S, lengths="resistance", chunk=7),
+            [ref_w[i] for i in range(S.shape[0])],
+            rtol=1e-12,
+        )
 
 
 def test_algebraic_connectivity_matches_networkx(random_graphs):
@@ -67,7 +70,11 @@ def test_effective_resistance_matches_networkx(random_graphs):
         pairs = np.array([[0, n - 1], [1, 2], [n - 1, 0], [3, 3]])
         Rp = bounds.effective_resistance(S, pairs)
         for k, (i, j) in enumerate(pairs):
-            ref = 0.0 if i == j else nx.resistance_distance(G, int(i), int(j), weight="weight", invert_weight=False)
+            ref = (
+                0.0
+                if i == j
+                else nx.resistance_distance(G, int(i), int(j), weight="weight", invert_weight=False)
+            )
             assert R[i, j] == pytest.approx(ref, abs=1e-8)
             assert Rp[k] == pytest.approx(ref, abs=1e-8)
         # K_tt ≤ max_q r(t, q) (slides, "further improvement")

@@ -252,7 +252,9 @@ def test_expected_size_mismatch_is_an_error(monkeypatch):
     import dataclasses
 
     spec = datasets.dataset_info("karate")
-    monkeypatch.setitem(datasets.REGISTRY, "karate", dataclasses.replace(spec, expected=datasets.Expected(34, 77, 2)))
+    monkeypatch.setitem(
+        datasets.REGISTRY, "karate", dataclasses.replace(spec, expected=datasets.Expected(34, 77, 2))
+    )
     with pytest.raises(ValueError, match=r"edges 78 \(expected 77\)"):
         gs.load_dataset("karate")
 
@@ -342,7 +344,9 @@ def test_webkb_colink_graph_counts_shared_links():
         if i == j:
             continue
         a, b = pos[g.node_ids[i]], pos[g.node_ids[j]]
-        want = len(set(D.successors(a)) & set(D.successors(b))) + len(set(D.predecessors(a)) & set(D.predecessors(b)))
+        want = len(set(D.successors(a)) & set(D.successors(b))) + len(
+            set(D.predecessors(a)) & set(D.predecessors(b))
+        )
         assert g.adjacency[i, j] == want
     with pytest.raises(ValueError, match="graph must be"):
         gs.load_dataset("webkb-cornell", graph="words", download=False)

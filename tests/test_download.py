@@ -34,7 +34,9 @@ class LocalServer:
         handler = functools.partial(_QuietHandler, directory=str(folder))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.timeout = 5
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
         self.running = True
 
@@ -86,7 +88,9 @@ def serve(env, monkeypatch):
         srv = LocalServer(folder)
         servers.append(srv)
         rf = datasets.RAW_FILES[RELPATH]
-        monkeypatch.setitem(datasets.RAW_FILES, RELPATH, dataclasses.replace(rf, url=srv.url("political-blog.npz")))
+        monkeypatch.setitem(
+            datasets.RAW_FILES, RELPATH, dataclasses.replace(rf, url=srv.url("political-blog.npz"))
+        )
         return srv
 
     yield _serve

@@ -72,8 +72,12 @@ def test_dask_backend_gives_the_same_table(karate):
     orders = ex.random_orders(len(y), 4, seed=6)
     make = partial(OneVsRest, partial(OLLGC, mu=0.1))
     local = ex.evaluate(make, M, y, orders, n_jobs=1, cache=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
         remote = ex.evaluate(make, M, y, orders, backend="dask", cache=False)
     pd.testing.assert_frame_equal(local.drop(columns="time"), remote.drop(columns="time"))
 
@@ -81,18 +85,27 @@ def test_dask_backend_gives_the_same_table(karate):
 def test_tune_picks_the_grid_minimum(karate):
     M, y = karate
     order = ex.tuning_order(len(y), seed=0)
-    best, table = ex.tune(lambda mu: OneVsRest(partial(OLLGC, mu=mu)), {"mu": [0.01, 0.1, 1.0, 10.0]},
-                          M, y, order, n_jobs=1, cache=False)
+    best, table = ex.tune(
+        lambda mu: OneVsRest(partial(OLLGC, mu=mu)),
+        {"mu": [0.01, 0.1, 1.0, 10.0]},
+        M,
+        y,
+        order,
+        n_jobs=1,
+        cache=False,
+    )
     assert len(table) == 4
     assert best["mu"] == table.loc[table["error_rate"].idxmin(), "mu"]
 
 
 def test_summarize_and_paired_ttest():
-    df = pd.DataFrame({
-        "method": ["A"] * 4 + ["B"] * 4,
-        "order": [0, 1, 2, 3] * 2,
-        "error_rate": [0.10, 0.12, 0.11, 0.13, 0.20, 0.21, 0.23, 0.22],
-    })
+    df = pd.DataFrame(
+        {
+            "method": ["A"] * 4 + ["B"] * 4,
+            "order": [0, 1, 2, 3] * 2,
+            "error_rate": [0.10, 0.12, 0.11, 0.13, 0.20, 0.21, 0.23, 0.22],
+        }
+    )
     s = ex.summarize(df)
     assert list(s["method"]) == ["A", "B"]
     assert s.loc[0, "error_rate_mean"] == pytest.approx(0.115)

@@ -46,7 +46,9 @@ def test_valid_and_stored_without_outputs(path):
     nb, code = _read(path)
     nbformat.validate(nb)
     with_outputs = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.outputs]
-    with_counts = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.execution_count is not None]
+    with_counts = [
+        i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.execution_count is not None
+    ]
     assert not with_outputs, f"{path.name}: cells {with_outputs} have outputs (clear them before committing)"
     assert not with_counts, f"{path.name}: cells {with_counts} have execution counts"
     injected = [i for i, c in enumerate(nb.cells) if "injected-parameters" in c.metadata.get("tags", [])]
@@ -60,15 +62,13 @@ def test_first_code_cell_is_plain_parameters(path):
     _, code = _read(path)
     assert code, f"{path.name} has no code cell"
     first = code[0]
-    assert "parameters" in first.metadata.get("tags", []), f"{path.name}: first code cell is not tagged 'parameters'"
+    assert "parameters" in first.metadata.get("tags", []), (
+        f"{path.name}: first code cell is not tagged 'parameters'"
+    )
     tree = ast.parse(first.source)
     values = {}
     for stmt in tree.body:
-        ok = (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-        )
+        ok = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
         if ok:
             try:
                 values[stmt.targets[0].id] = ast.literal_eval(stmt.value)
@@ -78,7 +78,7 @@ def test_first_code_cell_is_plain_parameters(path):
             f"{path.name}: the parameters cell may hold only `name = constant` lines, got "
             f"{ast.get_source_segment(first.source, stmt)!r} (derive values in the next cell)"
         )
-    assert values.get("profile") == "full", f"{path.name}: parameters must set profile = \"full\""
+    assert values.get("profile") == "full", f'{path.name}: parameters must set profile = "full"'
     assert "seed" in values, f"{path.name}: parameters must set seed"
     assert isinstance(values["seed"], int) and not isinstance(values["seed"], bool), (
         f"{path.name}: seed must be an int, got {values['seed']!r}"

@@ -77,7 +77,7 @@ def test_variants_equal_naive_twins(problems, targets):
         CMOG(1.0, targets, conservative=False), ref.ReferenceCMOG(1.0, targets, conservative=False), problems
     )
     plain = check_twins(CMOG(1.0, targets), ref.ReferenceCMOG(1.0, targets), problems)
-    assert any((a.predictions != b.predictions).any() for a, b in zip(every, plain))
+    assert any((a.predictions != b.predictions).any() for a, b in zip(every, plain, strict=True))
     record = ("aggressive",)
     cons = check_twins(
         MSG(1.0, 0.01, targets=targets, aggressive=False),
@@ -356,3 +356,16 @@ def test_twins_agree_on_real_graphs(real, name, seed):
         a = run(make_fast(), M, y, seed=seed)
         assert_same_trace(a, run(make_slow(), M, y, seed=seed))
         assert a.error_rate < worst
+
+
+@pytest.mark.parametrize("targets", ["definition1", "onehot"])
+def test_msg_with_huge_h_and_no_aggressive_updates_is_cmog(problems, targets):
+    """h → ∞ queries every round; without the aggressive (Θ < 0) updates MSG then updates exactly on
+    CMOG's rounds (the mistakes), so the two are equal round by round. With them, MSG adds updates."""
+    for M, y in problems:
+        cmog = run(CMOG(1.0, targets), M, y, seed=4)
+        msg = run(MSG(1.0, 1e300, targets=targets, aggressive=False), M, y, seed=4)
+        assert msg.queried.all()
+        np.testing.assert_array_equal(msg.predictions, cmog.predictions)
+        aggressive = run(MSG(1.0, 1e300, targets=targets), M, y, seed=4, record=("aggressive",))
+        assert aggressive.queried.all() and aggressive.records["aggressive"].any()

@@ -39,11 +39,14 @@ def test_environment_yml_matches_pyproject():
 
 def test_readme_has_two_setup_commands_and_ci_uses_the_test_one():
     readme = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- test-command -->\s*```bash\n(.+?)\n\s*```\s*<!-- /test-command -->", readme, re.S)
+    block = re.search(
+        r"<!-- test-command -->\s*```bash\n(.+?)\n\s*```\s*<!-- /test-command -->", readme, re.S
+    )
     assert block, "README must mark the test command"
     assert "pytest" in block.group(1)
     assert "pip install -e . && python -m graphsel_lib.reproduce" in readme
     # .ci/run extracts the same command (it once ran the ``` fence lines as shell)
-    out = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--print-command"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "run"), "--print-command"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == block.group(1).strip()

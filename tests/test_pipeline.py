@@ -17,14 +17,16 @@ def test_smoke_pipeline_runs_every_notebook(tmp_path):
     build = tmp_path / "build"
     figures = tmp_path / "figures"
     before = {p: p.read_bytes() for p in NOTEBOOKS}
-    status = reproduce.main(["--profile", "smoke", "--build-dir", str(build), "--figures-dir", str(figures),
-                             "--jobs", "2"])
+    status = reproduce.main(
+        ["--profile", "smoke", "--build-dir", str(build), "--figures-dir", str(figures), "--jobs", "2"]
+    )
     assert status == 0, "a notebook failed in the smoke profile (see the report above)"
     produced = {p.name for p in figures.iterdir()}
     for nb in NOTEBOOKS:
         prefix = nb.name[:2] + "_"
-        assert any(name.startswith(prefix) and name.endswith(".png") for name in produced), \
+        assert any(name.startswith(prefix) and name.endswith(".png") for name in produced), (
             f"{nb.name} wrote no figure"
+        )
         executed = nbformat.read(build / "smoke" / "notebooks" / nb.name, as_version=4)
         params = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
         assert params and 'profile = "smoke"' in params[0].source

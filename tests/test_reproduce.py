@@ -98,7 +98,12 @@ def test_failure_exit_code_and_report(full_run):
     assert by_name["02_bad"]["failure"]["cell"] == 3
     assert by_name["02_bad"]["failure"]["code_cell"] == 2
     assert by_name["02_bad"]["failure"]["ename"] == "ValueError"
-    assert by_name["01_good"]["published"] == ["good_fig.pdf", "good_fig.png", "good_table.csv", "good_table.md"]
+    assert by_name["01_good"]["published"] == [
+        "good_fig.pdf",
+        "good_fig.png",
+        "good_table.csv",
+        "good_table.md",
+    ]
 
 
 def test_figures_published_and_failed_ones_untouched(full_run):
@@ -109,7 +114,11 @@ def test_figures_published_and_failed_ones_untouched(full_run):
     assert (figures / "good_table.csv").read_text() == "profile,seed\nfull,7\n"
     assert (figures / "bad_fig.png").read_bytes() == b"last good bad_fig"
     assert sorted(p.name for p in figures.iterdir()) == [
-        "bad_fig.png", "good_fig.pdf", "good_fig.png", "good_table.csv", "good_table.md",
+        "bad_fig.png",
+        "good_fig.pdf",
+        "good_fig.png",
+        "good_table.csv",
+        "good_table.md",
     ]
     # staging of the good notebook is cleaned up, the failed one's kept for inspection
     staging = root / "build" / "full" / "staging"
@@ -147,15 +156,28 @@ def test_smoke_never_writes_full_figures(full_run, capsys):
     assert (smoke / "figures" / "good_table.csv").read_text() == "profile,seed\nsmoke,0\n"
     assert (smoke / "notebooks" / "01_good.ipynb").is_file()
     # smoke output aimed at the published folder is refused
-    assert reproduce.main(["--root", str(root), "--profile", "smoke",
-                           "--figures-dir", str(figures), "--list"]) == 2
+    assert (
+        reproduce.main(["--root", str(root), "--profile", "smoke", "--figures-dir", str(figures), "--list"])
+        == 2
+    )
     assert "must not write" in capsys.readouterr().err
 
 
 def test_fail_fast_parallel(tmp_path, capsys):
     root = _project(tmp_path)
-    code = reproduce.main(["--root", str(root), "--only", "0[23]_*", "--fail-fast", "--jobs", "2",
-                           "--figures-dir", str(tmp_path / "out")])
+    code = reproduce.main(
+        [
+            "--root",
+            str(root),
+            "--only",
+            "0[23]_*",
+            "--fail-fast",
+            "--jobs",
+            "2",
+            "--figures-dir",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 1
     out = capsys.readouterr().out
     assert "02_bad: FAILED" in out
@@ -170,14 +192,23 @@ def test_fail_fast_skips_the_rest(tmp_path, capsys):
     assert "02_bad: FAILED" in out
     assert "03_after: running" not in out
     summary = json.loads((root / "build" / "full" / "reproduce_summary.json").read_text())
-    assert [(r["name"], r["status"]) for r in summary["notebooks"]] == [("02_bad", "failed"), ("03_after", "skipped")]
+    assert [(r["name"], r["status"]) for r in summary["notebooks"]] == [
+        ("02_bad", "failed"),
+        ("03_after", "skipped"),
+    ]
 
 
 def test_list_and_selection(tmp_path, capsys):
     root = _project(tmp_path)
     assert reproduce.main(["--root", str(root), "--list"]) == 0
-    assert capsys.readouterr().out.split() == ["[1/3]", "01_good.ipynb", "[2/3]", "02_bad.ipynb",
-                                               "[3/3]", "03_after.ipynb"]
+    assert capsys.readouterr().out.split() == [
+        "[1/3]",
+        "01_good.ipynb",
+        "[2/3]",
+        "02_bad.ipynb",
+        "[3/3]",
+        "03_after.ipynb",
+    ]
     assert reproduce.main(["--root", str(root), "--list", "--only", "*after*"]) == 0
     assert "03_after.ipynb" in capsys.readouterr().out
     assert reproduce.main(["--root", str(root), "--list", "--only", "nothing-like-this"]) == 2
@@ -186,8 +217,14 @@ def test_list_and_selection(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "name, pattern, expected",
-    [("05_ollgc.ipynb", "ollgc", True), ("05_ollgc.ipynb", "OLLGC", True), ("05_ollgc.ipynb", "0[0-4]_*", False),
-     ("05_ollgc.ipynb", "05_*", True), ("05_ollgc.ipynb", "05_ollgc", True), ("05_ollgc.ipynb", "sslgc", False)],
+    [
+        ("05_ollgc.ipynb", "ollgc", True),
+        ("05_ollgc.ipynb", "OLLGC", True),
+        ("05_ollgc.ipynb", "0[0-4]_*", False),
+        ("05_ollgc.ipynb", "05_*", True),
+        ("05_ollgc.ipynb", "05_ollgc", True),
+        ("05_ollgc.ipynb", "sslgc", False),
+    ],
 )
 def test_matches(name, pattern, expected):
     assert reproduce.matches(name, pattern) is expected

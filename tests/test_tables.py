@@ -58,12 +58,18 @@ def test_deterministic_bytes(tmp_path):
 
 
 def test_formats_index_and_per_column(tmp_path):
-    df = pd.DataFrame({"error": [0.25, 1 / 3], "time": [1.23456, 10.0]}, index=pd.Index(["GPA", "MSG"], name="method"))
+    df = pd.DataFrame(
+        {"error": [0.25, 1 / 3], "time": [1.23456, 10.0]}, index=pd.Index(["GPA", "MSG"], name="method")
+    )
     csv, md = write_table(df, "t", float_format={"error": "{:.2f}"}, index=True, directory=tmp_path)
     assert csv.read_text() == "method,error,time\nGPA,0.25,1.23456\nMSG,0.33,10\n"
     assert md.read_text().splitlines()[0] == "| method | error |    time |"
     df.index.name = None
-    assert render_markdown(df, index=True, float_format=lambda x: f"{x:.1f}").splitlines()[0].startswith("| index |")
+    assert (
+        render_markdown(df, index=True, float_format=lambda x: f"{x:.1f}")
+        .splitlines()[0]
+        .startswith("| index |")
+    )
 
 
 def test_unicode_and_newlines_in_markdown():
