@@ -1,4 +1,4 @@
-"""Benchmark: online passes on PubMed (T = 19,717, d = 100) against the naive twins (SPEC §6).
+"""Benchmark: online passes on PubMed (T = 19,717, d = 100) against the naive twins.
 
 Run: python benchmarks/bench_online.py [--dataset pubmed] [--d 100] [--mu 0.1] [--orders 20]
                                       [--h 0.001] [--naive-rounds 0]
@@ -21,7 +21,7 @@ pass, ours and naive):
    ratio compares the time *per round* (ours over the whole pass, naive over
    its prefix). Target: ≤ 0.5 s per full pass of ours.
 
-Pass time is ``trace.time``: the online loop only (SPEC §5), as the
+Pass time is ``trace.time``: the online loop only, as the
 published times; "call" adds the set-up of ``run`` (input checks, copying M
 into round order). Features: ``add_bias(spectral_embedding(S, d).M, b)``;
 if the dataset cannot be loaded, a random (d, 19717) M with random labels is

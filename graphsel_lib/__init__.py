@@ -1,6 +1,6 @@
 """graphsel_lib: online learning and selective sampling for node classification on graphs.
 
-The public API (SPEC §3)::
+The public API::
 
     import graphsel_lib as gs
     g = gs.load_dataset("cora")

@@ -1,7 +1,7 @@
 """Atomic file writes: a temporary file in the target folder, then ``os.replace``.
 
 An interrupted write (an exception, Ctrl-C) removes the temporary file and
-leaves any previous version of the target untouched (SPEC §7).
+leaves any previous version of the target untouched.
 """
 
 from __future__ import annotations

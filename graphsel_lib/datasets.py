@@ -1126,7 +1126,7 @@ def _build_registry():
             expected=Expected(2110, 3668, 6),
             notes=(
                 "The 15 unlabelled Planetoid nodes are not isolated (degree 1-2) and 10 of them lie in the "
-                "LCC of the full graph, which has 2120 nodes / 3679 edges (MANIFEST, SPEC 5a). A labelled "
+                "LCC of the full graph, which has 2120 nodes / 3679 edges (the Planetoid files). A labelled "
                 "graph cannot keep them: dropping them first gives 2110 / 3668, the same graph (size, "
                 "degree sequence, class sizes) as FastONL's citeseer.npz."
             ),
@@ -1254,7 +1254,7 @@ def _build_registry():
             expected=Expected(75877, 405739, 1),
             notes=(
                 "75,888 ids (75,879 used), 508,837 directed edges, 405,740 undirected; the second component "
-                "is a single edge, so the LCC has 75,877 nodes and 405,739 edges (SPEC 5a's 405,740 counts "
+                "is a single edge, so the LCC has 75,877 nodes and 405,739 edges (the 405,740 often quoted counts "
                 "the whole graph)."
             ),
         ),

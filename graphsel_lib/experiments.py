@@ -1,4 +1,4 @@
-"""The experiment protocol of gu2013 Sec. 6.3 and yang2016 Sec. V (SPEC §5).
+"""The experiment protocol of gu2013 Sec. 6.3 and yang2016 Sec. V.
 
 * ``n_orders`` (20) random node orders drawn from one seed, plus a separate
   held-out *tuning* order drawn from an independent stream of the same seed;

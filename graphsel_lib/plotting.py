@@ -1,10 +1,11 @@
 """One plotting style and one ``savefig`` for every notebook (the only module importing matplotlib).
 
 Every figure of the project goes through :func:`savefig`, which writes
-``<figures_dir()>/NAME.png`` and ``NAME.pdf`` (or ``.svg``) atomically
-(SPEC §7: an interrupted run never leaves a half-written file) and with
-date-free, version-free metadata, so that re-running a notebook that computes
-the same numbers changes no byte of the committed figures.
+``<figures_dir()>/NAME.png`` and ``NAME.pdf`` (or ``.svg``) atomically (an
+interrupted run never leaves a half-written file) and with date-free,
+version-free metadata, so that re-running a notebook that computes the same
+numbers changes no byte of the committed figures. Inside a notebook it then
+shows the PNG it wrote, so the reader sees exactly the file in ``figures/``.
 
 Every algorithm has one colour and one marker (:func:`algorithm_style`), so
 that GPA, OLLGC, SSLGC, CMOG, MSG, BBQ, BBQ-eps, DGS, random sampling and the
@@ -37,6 +38,7 @@ from matplotlib.figure import Figure
 
 from ._atomic import atomic_path
 from .paths import figures_dir
+from .report import in_kernel
 
 __all__ = [
     "ALGORITHM_STYLES",
@@ -256,7 +258,19 @@ def figure_path(name: str, fmt: str, *, directory=None) -> Path:
     return Path(figures_dir() if directory is None else directory) / f"{name}.{fmt}"
 
 
-def savefig(fig, name: str, *, formats=("png", "pdf"), directory=None, dpi=None, close=False) -> list[Path]:
+#: Screen resolution at which a notebook shows a saved PNG (a 7-inch figure is 700 px wide).
+DISPLAY_DPI = 100
+
+
+def _show_png(path: Path, fig) -> None:
+    from IPython.display import Image, display
+
+    display(Image(filename=str(path), width=round(fig.get_figwidth() * DISPLAY_DPI)))
+
+
+def savefig(
+    fig, name: str, *, formats=("png", "pdf"), directory=None, dpi=None, close=False, show=None
+) -> list[Path]:
     """Write ``fig`` as ``NAME.png`` and ``NAME.pdf`` in :func:`~graphsel_lib.paths.figures_dir`.
 
     Each file is written to a temporary name and renamed when complete, so an
@@ -277,6 +291,10 @@ def savefig(fig, name: str, *, formats=("png", "pdf"), directory=None, dpi=None,
         Raster resolution (PNG); default ``RC_PARAMS["savefig.dpi"]``.
     close : bool, default False
         Close the figure after saving.
+    show : bool, optional
+        Display the written PNG in the notebook and close the figure (so that
+        an inline backend does not draw it a second time). Default: inside a
+        Jupyter kernel, when ``"png"`` is among ``formats``.
 
     Returns
     -------
@@ -304,6 +322,10 @@ def savefig(fig, name: str, *, formats=("png", "pdf"), directory=None, dpi=None,
             with atomic_path(path) as tmp:
                 fig.savefig(tmp, format=fmt, dpi=dpi, metadata=dict(SAVE_FORMATS[fmt]))
             written.append(path)
-    if close:
+    if show is None:
+        show = "png" in formats and in_kernel()
+    if show:
+        _show_png(paths[list(formats).index("png")], fig)
+    if close or show:
         plt.close(fig)
     return written

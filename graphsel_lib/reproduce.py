@@ -4,10 +4,11 @@
 
     python -m graphsel_lib.reproduce [--profile smoke|full] [--only PATTERN] [--fail-fast]
                                      [--jobs N] [--seed S] [--list] [--timeout SECONDS]
+                                     [--book] [--stale] [--blas-threads N]
                                      [--root DIR] [--notebooks-dir DIR] [--figures-dir DIR]
                                      [--build-dir DIR] [--kernel NAME]
 
-What it does (SPEC §1, §2, §7):
+What it does:
 
 * runs ``notebooks/NN_*.ipynb`` in name order, headless (``MPLBACKEND=agg``),
   with papermill (kernel ``python3``, ``cwd`` = the notebooks folder), injecting
@@ -28,18 +29,40 @@ What it does (SPEC §1, §2, §7):
   source notebook, and as code cell k), the first line of that cell and the
   exception, continues with the other notebooks unless ``--fail-fast``, and
   exits with status 1;
+* records, for every notebook that succeeds, which files it wrote with the
+  hashes of the notebook and of the library, the profile, the seed and the
+  BLAS thread count, in ``<figures>/PROVENANCE.json``
+  (:mod:`graphsel_lib.provenance`); files the notebook's previous run wrote and
+  this run did not are removed, so no orphan figure survives;
+* pins the BLAS thread count of every kernel (``--blas-threads``, default 2):
+  floating-point sums depend on how a product is split between threads, and an
+  optimiser can carry that last-bit difference into a visible number;
+* keeps the executed copy of a failed or interrupted notebook out of
+  ``build/<profile>/notebooks/`` (it goes to ``build/<profile>/failed/``), so that
+  folder only ever holds complete runs;
 * prints progress (notebook i/N, name, status, seconds), a final timing table,
-  and writes it to ``build/<profile>/reproduce_summary.json``.
+  and writes it to ``build/<profile>/reproduce_summary.json``;
+* with ``--book``, renders the executed notebooks into the static HTML book
+  ``build/<profile>/book/index.html`` (:mod:`graphsel_lib.book`).
 
-``--only PATTERN`` (repeatable) keeps notebooks whose file name contains
-PATTERN, or matches it as a glob when it holds ``*``, ``?`` or ``[``
-(case-insensitive). ``--jobs N`` runs up to N notebooks at once in separate
+``--stale`` runs nothing: it lists every notebook whose committed figures are
+not what its current source makes (edited since, never recorded, another
+profile or seed), every file of the figures folder that no recorded run made or
+that changed since, and, separately and without failing, the notebooks whose
+figures were made with another version of the library. Exit status 1 if
+anything is stale.
+
+``--only PATTERN`` (repeatable) selects by notebook number when PATTERN is all
+digits (``--only 00`` is notebook 00 only, ``--only 4`` notebook 04), by glob when
+it holds ``*``, ``?`` or ``[``, and otherwise by a case-insensitive substring
+of the file name (``--only ollgc``). ``--jobs N`` runs up to N notebooks at once in separate
 processes; notebooks numbered 90 and above (summaries that read the other
 notebooks' tables) start only after all the others have finished.
 ``--root`` (or the finer ``--notebooks-dir``/``--figures-dir``/``--build-dir``)
 points the runner at another project, which is how the tests use it.
 
-Exit status: 0 all notebooks succeeded, 1 at least one failed, 2 usage error
+Exit status: 0 all notebooks succeeded, 1 at least one failed (or, with
+``--stale``, something is stale), 2 usage error
 (nothing matched ``--only``, smoke output aimed at the committed figures),
 130 interrupted.
 """
@@ -59,6 +82,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import provenance
 from ._atomic import atomic_path, atomic_write
 from .paths import project_root
 
@@ -68,6 +92,8 @@ PROFILES = ("smoke", "full")
 FIGURES_ENV = "GRAPHSEL_FIGURES"
 TARGET_ENV = "GRAPHSEL_FIGURES_TARGET"  # same name as graphsel_lib.tables.TARGET_ENV
 SUMMARY_FIRST = 90  # notebooks numbered >= this wait for all others when running in parallel
+DEFAULT_BLAS_THREADS = 2
+_BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _ERROR_MARKER_TAG = "papermill-error-cell-tag"
 _INJECTED_TAG = "injected-parameters"
 _NOTEBOOK_RE = re.compile(r"^(\d+)_.*\.ipynb$")
@@ -84,10 +110,15 @@ class RunConfig:
     seed: int | None = None
     kernel: str = "python3"
     timeout: float | None = None
+    blas_threads: int | None = DEFAULT_BLAS_THREADS
 
     @property
     def executed_dir(self) -> Path:
         return self.profile_build_dir / "notebooks"
+
+    @property
+    def failed_dir(self) -> Path:
+        return self.profile_build_dir / "failed"
 
     @property
     def staging_dir(self) -> Path:
@@ -127,12 +158,19 @@ class NotebookResult:
 
 
 def matches(name: str, pattern: str) -> bool:
-    """Whether notebook file ``name`` is selected by ``pattern`` (substring, or glob if it has ``*?[``).
+    """Whether notebook file ``name`` is selected by ``pattern``.
+
+    All digits: the notebook's number; with ``*?[``: a glob; else a substring.
 
     >>> matches("05_ollgc.ipynb", "ollgc"), matches("05_ollgc.ipynb", "0[0-4]_*"), matches("05_ollgc.ipynb", "05_*")
     (True, False, True)
+    >>> matches("40_zhang.ipynb", "00"), matches("00_overview.ipynb", "00"), matches("04_llgc.ipynb", "4")
+    (False, True, True)
     """
-    name, pattern = name.lower(), pattern.lower()
+    name, pattern = name.lower(), pattern.strip().lower()
+    if pattern.isdigit():
+        m = _NOTEBOOK_RE.match(name)
+        return bool(m) and int(m.group(1)) == int(pattern)
     if any(c in pattern for c in "*?["):
         return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(Path(name).stem, pattern)
     return pattern in name
@@ -165,7 +203,7 @@ def _environ(updates: dict):
 
 
 def _kernel_env(cfg: RunConfig, staging: Path) -> dict:
-    return {
+    env = {
         FIGURES_ENV: str(staging),
         TARGET_ENV: str(cfg.figures_dir),
         "MPLBACKEND": "agg",
@@ -173,6 +211,9 @@ def _kernel_env(cfg: RunConfig, staging: Path) -> dict:
         "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0"),
         "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),
     }
+    if cfg.blas_threads is not None:
+        env.update(dict.fromkeys(_BLAS_ENV, str(cfg.blas_threads)))
+    return env
 
 
 def _move(src: Path, dst: Path) -> None:
@@ -271,6 +312,14 @@ def _locate_failure(exc: BaseException, executed: Path) -> dict:
     return info
 
 
+def _set_aside(executed: Path, failed_copy: Path) -> str | None:
+    """Move a part-executed copy out of the folder of complete runs; return its new path."""
+    if not executed.exists():
+        return None
+    _move(executed, failed_copy)
+    return str(failed_copy)
+
+
 def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
     """Execute one notebook with papermill; publish its staged figures only if it succeeds.
 
@@ -290,6 +339,8 @@ def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
     parameters = {"profile": cfg.profile}
     if cfg.seed is not None:
         parameters["seed"] = cfg.seed
+    failed_copy = cfg.failed_dir / nb_path.name
+    failed_copy.unlink(missing_ok=True)
     t0 = time.perf_counter()
     try:
         with _environ(_kernel_env(cfg, staging)):
@@ -311,11 +362,14 @@ def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
             name,
             "failed",
             time.perf_counter() - t0,
-            str(executed) if executed.exists() else None,
+            _set_aside(executed, failed_copy),
             [],
             failure,
             str(staging),
         )
+    except BaseException:  # Ctrl-C: the part-executed copy must not look finished
+        _set_aside(executed, failed_copy)
+        raise
     seconds = time.perf_counter() - t0
     published = _publish(staging, cfg.figures_dir)
     shutil.rmtree(staging, ignore_errors=True)
@@ -361,6 +415,21 @@ def _parser() -> argparse.ArgumentParser:
         help="default ROOT/figures (full) or BUILD/smoke/figures (smoke)",
     )
     p.add_argument("--build-dir", type=Path, default=None, help="default ROOT/build")
+    p.add_argument(
+        "--blas-threads",
+        type=int,
+        default=DEFAULT_BLAS_THREADS,
+        metavar="N",
+        help=f"BLAS threads of every kernel (default {DEFAULT_BLAS_THREADS}; 0 leaves the machine's default)",
+    )
+    p.add_argument(
+        "--book", action="store_true", help="then render the executed notebooks into build/PROFILE/book/"
+    )
+    p.add_argument(
+        "--stale",
+        action="store_true",
+        help="run nothing; list figures whose notebook or library changed since they were made (exit 1 if any)",
+    )
     return p
 
 
@@ -382,6 +451,7 @@ def _config(args) -> RunConfig:
         seed=args.seed,
         kernel=args.kernel,
         timeout=args.timeout,
+        blas_threads=args.blas_threads or None,
     )
     if cfg.executed_dir == cfg.notebooks_dir:
         raise ValueError("executed copies would overwrite the source notebooks: choose another --build-dir")
@@ -400,6 +470,23 @@ def _print_result(i: int, n: int, res: NotebookResult) -> None:
             print(f"        {line}", flush=True)
 
 
+def _record(nb: Path, res: NotebookResult, cfg: RunConfig) -> None:
+    """Write the provenance of a successful run; remove files its previous run made and this one did not."""
+    if res.status != "ok":
+        return
+    gone = provenance.record(
+        cfg.figures_dir,
+        nb,
+        res.published,
+        profile=cfg.profile,
+        seed=cfg.seed,
+        blas_threads=cfg.blas_threads,
+    )
+    for name in gone:
+        (cfg.figures_dir / name).unlink(missing_ok=True)
+        print(f"        removed {name}: the notebook no longer writes it", flush=True)
+
+
 def _run_sequential(notebooks, cfg, fail_fast) -> dict:
     results = {}
     n = len(notebooks)
@@ -411,6 +498,7 @@ def _run_sequential(notebooks, cfg, fail_fast) -> dict:
         res = run_notebook(nb, cfg)
         results[nb.stem] = res
         _print_result(i, n, res)
+        _record(nb, res, cfg)
     return results
 
 
@@ -442,6 +530,7 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
                     res = fut.result()
                     results[nb.stem] = res
                     _print_result(index[nb.stem], n, res)
+                    _record(nb, res, cfg)
                     if fail_fast and res.status == "failed":
                         for other in list(pending):
                             if other.cancel():
@@ -477,6 +566,8 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.stale:
+        return _stale(cfg, args.only)
     notebooks = find_notebooks(cfg.notebooks_dir, args.only)
     if not notebooks:
         what = f" matching {args.only}" if args.only else ""
@@ -525,8 +616,35 @@ def main(argv=None) -> int:
             print(f"  {r.name}", file=sys.stderr)
             for line in r.describe_failure().splitlines():
                 print(f"      {line}", file=sys.stderr)
-        return 1
-    return 0
+    if args.book:
+        from . import book
+
+        status = book.build(
+            cfg.profile,
+            root=cfg.notebooks_dir.parent,
+            build_dir=cfg.profile_build_dir.parent,
+            figures_dir=cfg.figures_dir,
+        )
+        if status:
+            return status
+    return 1 if failed else 0
+
+
+def _stale(cfg: RunConfig, only=None) -> int:
+    """``--stale``: print what :func:`graphsel_lib.provenance.check` finds; 1 if anything is stale."""
+    notebooks = find_notebooks(cfg.notebooks_dir, only)
+    report = provenance.check(notebooks, cfg.figures_dir, profile=cfg.profile)
+    if only:  # a selection: judge only the selected notebooks' entries and files
+        keep = {nb.stem for nb in notebooks}
+        manifest = provenance.load(cfg.figures_dir)["notebooks"]
+        mine = {name for stem in keep for name in manifest.get(stem, {}).get("files", {})}
+        report.stale = [s for s in report.stale if s[0] in keep]
+        report.files = [f for f in report.files if f[0] in mine]
+        report.other_library = [s for s in report.other_library if s in keep]
+    print(f"figures: {cfg.figures_dir}")
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
 
 
 if __name__ == "__main__":

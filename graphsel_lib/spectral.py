@@ -111,7 +111,7 @@ def add_bias(M, b=1.0):
 
     The kernel becomes ``M^T M + b 11^T`` (Herbster–Pontil's ``L^+ + b 11^T``),
     which lets a linear learner on ``m_t`` represent a non-zero mean, i.e. a
-    class prior (SPEC §4, "the constant direction").
+    class prior (Herbster & Pontil's kernel L⁺ + b·11ᵀ).
     """
     M = np.asarray(M, dtype=float)
     if M.ndim != 2:

@@ -2,7 +2,7 @@
 
 :func:`write_table` formats every cell once, then writes the same strings as
 CSV and as a GitHub-flavoured Markdown table, each atomically (temporary file
-+ rename, SPEC §7) and byte-deterministically (fixed ``\\n`` line ends, fixed
++ rename: an interrupted run never leaves a half-written file) and byte-deterministically (fixed ``\\n`` line ends, fixed
 float format), so that the same numbers give the same bytes. The Markdown is
 rendered here (no ``tabulate`` dependency).
 

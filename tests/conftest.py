@@ -33,6 +33,25 @@ def random_connected_graph(rng, n, p=0.2, weighted=True):
     return S.tocsr()
 
 
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory):
+    """Run every notebook once in the smoke profile; shared by the pipeline and the book tests.
+
+    Returns ``(build_dir, figures_dir, exit_status, source_bytes_before)``.
+    """
+    from graphsel_lib import reproduce
+    from graphsel_lib.paths import project_root
+
+    notebooks = sorted((project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    before = {p: p.read_bytes() for p in notebooks}
+    tmp = tmp_path_factory.mktemp("smoke")
+    build, figures = tmp / "build", tmp / "figures"
+    status = reproduce.main(
+        ["--profile", "smoke", "--build-dir", str(build), "--figures-dir", str(figures), "--jobs", "2"]
+    )
+    return build, figures, status, before
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)

@@ -1,4 +1,4 @@
-"""Interrupted writes never leave a half-written file (SPEC §7).
+"""Interrupted writes never leave a half-written file .
 
 (a) an exception or KeyboardInterrupt inside ``atomic_write``/``atomic_path``
 keeps the old file and leaves no temporary file; (b) a real process that keeps

@@ -18,7 +18,7 @@ import graphsel_lib as gs
 from graphsel_lib import datasets, paths
 
 # Expected sizes after preprocessing (LCC), written independently of the
-# registry: real data from ../shared/data/MANIFEST.md and SPEC §5a (CiteSeer:
+# registry: real data from ../shared/data/MANIFEST.md (CiteSeer:
 # see test_citeseer_unlabelled_nodes), generated sets measured once with the
 # default parameters.
 EXPECTED = {

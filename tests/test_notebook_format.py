@@ -1,4 +1,4 @@
-"""Every notebook of the project follows the house rules (SPEC §2, STYLE.md).
+"""Every notebook of the project follows the house rules (parameters cell, no outputs, versions cell).
 
 Stored without outputs or execution counts; the first code cell is tagged
 ``parameters`` and holds plain constant assignments including

@@ -1,4 +1,4 @@
-"""Every online learner equals its naive twin round by round (SPEC §4, STYLE "naive twin").
+"""Every online learner equals its naive twin round by round (the naive twin rule).
 
 The twins in ``graphsel_lib.online.reference`` follow the papers literally
 (kernel expansion for GPA, ``np.linalg.solve`` every round for OLLGC/SSLGC);
@@ -289,7 +289,7 @@ def test_one_vs_rest_rejects_multiclass_learners():
 
 @pytest.fixture(scope="module")
 def real():
-    """(name, M with bias b = 1, labels) of Cora and Coauthor at d = 100 (SPEC §5)."""
+    """(name, M with bias b = 1, labels) of Cora and Coauthor at d = 100."""
     out = {}
     for name in ("cora", "coauthor"):
         g = gs.load_dataset(name)

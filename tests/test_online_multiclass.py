@@ -1,4 +1,4 @@
-"""yang2016's multiclass learners (CMOG, MSG) and the baselines BBQ, BBQ_ε, DGS (SPEC §4, §4a).
+"""yang2016's multiclass learners (CMOG, MSG) and the baselines BBQ, BBQ_ε, DGS.
 
 Each fast learner (one shared Sherman–Morrison ``RidgeState``) equals its naive
 twin in ``graphsel_lib.online.reference_multiclass`` (``np.linalg.solve`` every

@@ -1,4 +1,4 @@
-"""The online protocol ``run``: input validation, the Trace, reproducibility (SPEC §3, §7)."""
+"""The online protocol ``run``: input validation, the Trace, reproducibility."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Relaxation learner / FastONL (SPEC §4 "Beyond the papers").
+"""Relaxation learner / FastONL (beyond the papers).
 
 The fast learner equals its naive twin (dense ``np.linalg.inv``, per-round
 recomputation of ``a`` and ``τ``, bisection projection) round by round; the

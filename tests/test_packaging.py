@@ -27,7 +27,10 @@ def _environment_packages():
     names = set()
     text = (ROOT / "environment.yml").read_text()
     for line in text.split("dependencies:", 1)[1].splitlines():
-        m = re.match(r"^  - ([A-Za-z0-9_.\-\[\]]+)", line)
+        # conda packages at two spaces; packages only on PyPI in the pip: list (not the "-e ." line)
+        m = re.match(r"^  - ([A-Za-z0-9_.\-\[\]]+)", line) or re.match(
+            r"^      - ([A-Za-z0-9][A-Za-z0-9_.\-\[\]]*)", line
+        )
         if m and m.group(1) not in ("pip", "python"):
             names.add(_name(m.group(1)))
     return names

@@ -91,6 +91,7 @@ def test_failure_exit_code_and_report(full_run):
     assert "ValueError: boom in the second code cell" in text
     assert "01_good: ok" in text and "03_after: ok" in text  # run went on after the failure
     assert "[2/3]" in text
+    assert "executed copy: " + str(root / "build" / "full" / "failed" / "02_bad.ipynb") in text
     summary = json.loads((root / "build" / "full" / "reproduce_summary.json").read_text())
     by_name = {r["name"]: r for r in summary["notebooks"]}
     assert [r["name"] for r in summary["notebooks"]] == ["01_good", "02_bad", "03_after"]
@@ -114,6 +115,7 @@ def test_figures_published_and_failed_ones_untouched(full_run):
     assert (figures / "good_table.csv").read_text() == "profile,seed\nfull,7\n"
     assert (figures / "bad_fig.png").read_bytes() == b"last good bad_fig"
     assert sorted(p.name for p in figures.iterdir()) == [
+        "PROVENANCE.json",
         "bad_fig.png",
         "good_fig.pdf",
         "good_fig.png",
@@ -129,7 +131,9 @@ def test_figures_published_and_failed_ones_untouched(full_run):
 def test_executed_copies_and_parameters(full_run):
     root, _, _, _, sources = full_run
     executed = root / "build" / "full" / "notebooks"
-    assert sorted(p.name for p in executed.iterdir()) == ["01_good.ipynb", "02_bad.ipynb", "03_after.ipynb"]
+    # only complete runs there; the failed notebook's part-executed copy is set aside
+    assert sorted(p.name for p in executed.iterdir()) == ["01_good.ipynb", "03_after.ipynb"]
+    assert (root / "build" / "full" / "failed" / "02_bad.ipynb").is_file()
     nb = nbformat.read(executed / "01_good.ipynb", as_version=4)
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1
@@ -224,6 +228,11 @@ def test_list_and_selection(tmp_path, capsys):
         ("05_ollgc.ipynb", "05_*", True),
         ("05_ollgc.ipynb", "05_ollgc", True),
         ("05_ollgc.ipynb", "sslgc", False),
+        ("00_overview.ipynb", "00", True),
+        ("40_zhang2006.ipynb", "00", False),  # a number selects by number, not as a substring
+        ("04_llgc.ipynb", "4", True),
+        ("40_zhang2006.ipynb", "4", False),
+        ("42_gaertner.ipynb", "42", True),
     ],
 )
 def test_matches(name, pattern, expected):

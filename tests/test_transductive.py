@@ -1,4 +1,4 @@
-"""LLGC, harmonic functions and CMN: efficient solvers against their naive dense twins (SPEC §3–4, §7)."""
+"""LLGC, harmonic functions and CMN: efficient solvers against their naive dense twins ."""
 
 import networkx as nx
 import numpy as np

@@ -21,7 +21,7 @@ learner     scores (prediction = argmax)      queries                           
 with ``v = mᵀ A^{-1} m`` (the current ``m`` NOT in ``A``; by Sherman–Morrison
 ``mᵀ(A + m mᵀ)^{-1} m = v/(1+v)``). Targets: yang2016's Definition 1
 (``+1`` at the true class, ``−1`` at the highest-scoring wrong class, 0
-elsewhere) or one-hot ``e_y`` (the baselines, SPEC §4a). Ties go to the
+elsewhere) or one-hot ``e_y`` (the baselines). Ties go to the
 smallest class index, as everywhere in the package. Naive twins (one
 ``np.linalg.solve`` per quantity per round) are in
 :mod:`graphsel_lib.online.reference_multiclass`.
@@ -120,7 +120,7 @@ class CMOG(_SharedRidge):
     """Conservative Multi-class Online learning on Graphs (yang2016 Alg. 1).
 
     ``A_0 = γI, B_0 = 0`` (d × K). Round t predicts with the Vovk–Azoury–Warmuth
-    form (Alg. 1 lines 7–9; SPEC §4a)::
+    form (Alg. 1 lines 7–9)::
 
         f_t = B_{t-1}ᵀ (A_{t-1} + m_t m_tᵀ)^{-1} m_t = W_{t-1}ᵀ m_t / (1 + v_t),   ŷ_t = argmax_k f_t(k),
 
@@ -226,7 +226,7 @@ class MSG(CMOG):
 
     *2h or h.* Definition 2, Thm. 3 and Alg. 2 write ``2h/(2h + max(0, Θ_t))``;
     one sentence after Definition 2 writes ``h/(h + max(0, Θ_t))``. We use
-    ``2h/(2h + Θ_t)`` (SPEC §4); the other reading is this one with ``h/2``.
+    ``2h/(2h + Θ_t)`` (our choice; yang2016 writes both); the other reading is this one with ``h/2``.
 
     ``info``: ``score`` (``f_t``), ``u``, ``v``, ``r``, ``margin`` (``Δ_t``),
     ``theta`` (``Θ_t``), and from ``wants_label`` ``aggressive`` (``Θ_t < 0``)
@@ -275,7 +275,7 @@ class MSG(CMOG):
         return f"MSG(gamma={self.gamma!r}, h={self.h!r}, targets={self.targets!r}{extra}, seed={self.seed!r})"
 
 
-# --------------------------------------------------------------------------- baselines (SPEC §4a)
+# --------------------------------------------------------------------------- baselines (yang2016 refs [1], [5], [11])
 
 
 class _OneHotRidge(_SharedRidge):
@@ -290,7 +290,7 @@ class _OneHotRidge(_SharedRidge):
 
 
 class BBQ(_OneHotRidge):
-    """Bound-on-Bias Query (Cesa-Bianchi, Gentile, Orabona, ICML 2009), multiclass (SPEC §4a).
+    """Bound-on-Bias Query (Cesa-Bianchi, Gentile, Orabona, ICML 2009), multiclass.
 
     One shared ``A = γI + Σ_{queried} m mᵀ`` and ``W = A^{-1}B`` with one-hot
     targets ``B = Σ_{queried} m_s e_{y_s}ᵀ``; ``ŷ_t = argmax W_{t-1}ᵀ m_t``.
@@ -337,7 +337,7 @@ class BBQ(_OneHotRidge):
 
 
 class BBQEps(_OneHotRidge):
-    """BBQ_ε (Orabona & Cesa-Bianchi, ICML 2011), multiclass with one shared ``A`` (SPEC §4a).
+    """BBQ_ε (Orabona & Cesa-Bianchi, ICML 2011), multiclass with one shared ``A``.
 
     With ``A_t = A_{t-1} + m_t m_tᵀ`` (current instance included) and
     ``S_{t-1}`` the queried instances as columns (so ``S Sᵀ = A_{t-1} − γI``)::
@@ -360,7 +360,7 @@ class BBQEps(_OneHotRidge):
 
     Notes
     -----
-    *Reading.* The paper is not available to us; SPEC §4a writes the rule as
+    *Reading.* The paper is not available to us; our reading writes the rule as
     ``[ε − r_t − s_t]_+ < q_t sqrt(·)``. Taken literally that never queries
     while nothing has been queried (``S`` empty ⇒ ``q_t = 0`` and ``0 < 0`` is
     false), so no label would ever be revealed; we drop the ``[·]_+``, which
@@ -406,7 +406,7 @@ class BBQEps(_OneHotRidge):
 
 
 class DGS(_OneHotRidge):
-    """Dekel–Gentile–Sridharan selective sampler (COLT 2010 / JMLR 2012), multiclass (SPEC §4a).
+    """Dekel–Gentile–Sridharan selective sampler (COLT 2010 / JMLR 2012), multiclass.
 
     Scores ``p = W_{t-1}ᵀ m_t``, ``ŷ_t = argmax p``. With
     ``Σ_t = Σ_{queried s<t} v_s/(1+v_s)`` and::
@@ -435,7 +435,7 @@ class DGS(_OneHotRidge):
     After a projection ``W`` is no longer ``A^{-1}B`` for the one-hot ``B``:
     the learner keeps ``W`` (``state.w``) itself. The binary rule (query iff
     ``Δ̂² ≤ θ²``) becomes ``Δ̂ ≤ 2θ`` for a gap between two classes, each
-    score uncertain by θ (SPEC §4a, after Agarwal 2013).
+    score uncertain by θ (after Agarwal 2013).
 
     ``info``: ``score`` (``p``), ``u``, ``v``, ``theta``, ``margin`` (``Δ̂_t``).
     """

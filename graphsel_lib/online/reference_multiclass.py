@@ -1,4 +1,4 @@
-"""Naive twins of the multiclass learners (yang2016 Alg. 1–2 and the baselines of SPEC §4a).
+"""Naive twins of the multiclass learners (yang2016 Alg. 1–2 and the baselines BBQ, BBQ_ε, DGS).
 
 Plain numpy, literally the formulas: the learners keep ``A`` and ``B`` (or
 ``W`` for DGS, whose projection leaves the span of one-hot targets) and solve

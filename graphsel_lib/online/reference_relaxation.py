@@ -1,4 +1,4 @@
-"""Naive twin of :class:`~graphsel_lib.online.relaxation.Relaxation`: SPEC §4, literally.
+"""Naive twin of :class:`~graphsel_lib.online.relaxation.Relaxation`: the learner's definition, literally.
 
 Dense everything: ``L_sym = I − D^{-1/2} S D^{-1/2}`` built as a dense array,
 ``K = (L_sym/(2β) + I/(2n))^{-1}`` by ``np.linalg.inv``, and every round
@@ -57,7 +57,7 @@ def reference_multiclass_hinge(psi, y, q):
 
 
 class ReferenceRelaxation:
-    """SPEC §4 relaxation learner with a dense inverse and per-round recomputation.
+    """The relaxation learner with a dense inverse and per-round recomputation.
 
     Same interface and node-id features as ``Relaxation`` (``kernel="exact"``).
 

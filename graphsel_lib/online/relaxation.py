@@ -1,4 +1,4 @@
-r"""Relaxation-based online node classification and FastONL (beyond the two papers, SPEC §4).
+r"""Relaxation-based online node classification and FastONL (beyond the two papers).
 
 The learner of Rakhlin & Sridharan (AISTATS 2017, "Efficient online multiclass
 prediction on graphs via surrogate losses") with the graph kernel and the
@@ -38,7 +38,7 @@ The invariant ``Π[:, u] = x + Π r`` gives ``0 ≤ Π[:, u] − x ≤ Π r`` en
 and ``‖Π[:, u] − x‖₁ = ‖r‖₁ < ε vol(S)``; the work is ``O(1/(α ε))``, independent
 of ``n``. :func:`push_kernel_column` returns the scaled column.
 
-Learner (SPEC §4)
+Learner (Rakhlin & Sridharan 2017; Zhou et al. 2023)
 -----------------
 State: ``G`` (one column ``g_s ∈ ℝ^C`` per revealed node, 0 for the others;
 ``C`` = number of classes), ``a = 0``, ``τ = τ₀`` (``trace K``). Round t, node u::
@@ -524,7 +524,7 @@ class Relaxation:
     eps : float > 0, default 1e-4
         Push tolerance (``"push"`` only).
     tau0 : {"trace", "bound"} or float, optional
-        Initial τ. ``"trace"``: ``trace K`` (SPEC; exact for ``"exact"``, from
+        Initial τ. ``"trace"``: ``trace K`` (exact for ``"exact"``, from
         a dense eigendecomposition for ``"push"``, so n ≤ ``max_dense_nodes``).
         ``"bound"``: ``2n² ≥ trace K`` (as ``Π_uu ≤ 1``; FastONL's public code
         starts from this bound). Default: ``"trace"`` for ``"exact"``,

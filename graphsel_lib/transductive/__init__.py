@@ -1,4 +1,4 @@
-"""Offline (transductive) node classification on a graph: SPEC §3–4.
+"""Offline (transductive) node classification on a graph.
 
 Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
 ``n``; only the labelled entries are used) and the labelled nodes ``labeled``

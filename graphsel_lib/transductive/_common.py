@@ -1,6 +1,6 @@
 """Shared input handling and sparse SPD solvers for the transductive methods.
 
-Every offline method takes the same three inputs (SPEC §3):
+Every offline method takes the same three inputs:
 
 * ``S`` — a symmetric, non-negative weight matrix (dense or scipy sparse);
 * ``y`` — class labels ``0..K-1``, one per node (length ``n``); only the entries

@@ -860,7 +860,10 @@ def match_class_proportions(P, proportions):
     the fraction of instances assigned to this class is the same on the
     training and test set." Counts are ``proportions * m`` rounded by largest
     remainders so that they sum to ``m``; ties are broken by the smaller row
-    index (stable sort).
+    index (stable sort). Scores are compared at 1e-9 of the largest one: nodes
+    the graph cannot tell apart have equal scores in exact arithmetic, but in
+    floating point they differ in the last bits, which depend on the BLAS
+    thread count, and their order would too.
 
     Parameters
     ----------
@@ -887,9 +890,11 @@ def match_class_proportions(P, proportions):
     counts = np.floor(target).astype(np.int64)
     rest = m - counts.sum()
     counts[np.argsort(-(target - counts), kind="stable")[:rest]] += 1
+    scale = float(np.abs(P).max()) if P.size else 1.0
+    key = np.round(P / (scale or 1.0), 9)
     labels = np.full(m, -1, dtype=np.int64)
     for j in range(K):
         free = np.flatnonzero(labels < 0)
-        order = free[np.argsort(-P[free, j], kind="stable")]
+        order = free[np.argsort(-key[free, j], kind="stable")]
         labels[order[: counts[j]]] = j
     return labels

@@ -1,0 +1,37 @@
+"""Prose rendered from computed values, so that the text beside a number can never drift from it.
+
+A notebook sentence that quotes a result is written in a code cell as an
+f-string and shown with :func:`md`: in a notebook (and in the book) it appears
+as formatted Markdown, in a plain interpreter as text. The book hides the input
+of such cells (tag them ``remove-input``), so the reader sees prose whose
+numbers were computed by the run that rendered it.
+
+>>> md(f"error {0.1234:.3f}")
+error 0.123
+"""
+
+from __future__ import annotations
+
+__all__ = ["in_kernel", "md"]
+
+
+def in_kernel() -> bool:
+    """Whether we run inside a Jupyter kernel (papermill, JupyterLab), not a plain interpreter."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def md(text: str) -> None:
+    """Show ``text`` as Markdown in a Jupyter kernel; print it elsewhere."""
+    if not isinstance(text, str):
+        raise TypeError(f"md() needs a str, got {type(text).__name__}")
+    if in_kernel():
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
+    else:
+        print(text)
