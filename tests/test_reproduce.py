@@ -237,3 +237,32 @@ def test_list_and_selection(tmp_path, capsys):
 )
 def test_matches(name, pattern, expected):
     assert reproduce.matches(name, pattern) is expected
+
+
+def test_book_flag_renders_after_the_run(full_run, monkeypatch, tmp_path):
+    """``--book`` runs the pipeline, then renders the book of that profile; failures still exit 1."""
+    from graphsel_lib import book
+
+    root, *_ = full_run
+    calls = []
+    monkeypatch.setattr(book, "build", lambda profile, **kw: calls.append((profile, kw)) or 0)
+    build = tmp_path / "b"
+    code = reproduce.main(
+        ["--root", str(root), "--profile", "smoke", "--only", "01", "--book", "--build-dir", str(build)]
+    )
+    assert code == 0
+    assert calls == [
+        (
+            "smoke",
+            {
+                "root": root.resolve(),
+                "build_dir": build.resolve(),
+                "figures_dir": build.resolve() / "smoke" / "figures",
+            },
+        )
+    ]
+    calls.clear()
+    code = reproduce.main(
+        ["--root", str(root), "--profile", "smoke", "--only", "02", "--book", "--build-dir", str(build)]
+    )
+    assert code == 1 and len(calls) == 1  # the book shows the failure; the exit status still reports it
