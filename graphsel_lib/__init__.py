@@ -8,6 +8,7 @@ The public API::
 """
 
 from . import bounds, datasets, experiments, online, transductive
+from ._validation import DataWarning
 from .about import show_versions
 from .datasets import list_datasets, load_dataset
 from .graph import (
@@ -26,6 +27,7 @@ from .spectral import SpectralEmbedding, add_bias, spectral_embedding
 __version__ = "0.1.0"
 
 __all__ = [
+    "DataWarning",
     "Graph",
     "SpectralEmbedding",
     "add_bias",

@@ -47,6 +47,7 @@ import pickle
 import socket
 import urllib.error
 import urllib.request
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -56,7 +57,14 @@ import scipy.sparse as sp
 
 from . import paths
 from ._atomic import atomic_path
-from .graph import Graph, largest_connected_component, n_components
+from ._validation import (
+    DataWarning,
+    as_real_matrix,
+    check_class_labels,
+    check_integer,
+    check_probability,
+)
+from .graph import Graph, _describe, _reduce, n_components
 
 __all__ = [
     "RAW_FILES",
@@ -584,16 +592,11 @@ def knn_adjacency(X, k, *, block_size=512):
     -------
     scipy.sparse.csr_matrix of shape (n_samples, n_samples)
     """
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    X = as_real_matrix(X, "X", sparse=False)
     n = X.shape[0]
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+    k = check_integer(k, "k")
     if not 1 <= k < n:
         raise ValueError(f"k must be in 1..n_samples-1 = 1..{n - 1}, got {k}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X has non-finite values")
     sq = np.einsum("ij,ij->i", X, X)
     rows, cols = [], []
     for start in range(0, n, block_size):
@@ -940,15 +943,11 @@ def _parse_digits_3_8(files, *, k):
 def _parse_planted_partition(files, *, n_blocks, block_size, p_in, p_out, seed):
     import networkx as nx
 
-    for nm, v in (("n_blocks", n_blocks), ("block_size", block_size)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{nm} must be a positive integer, got {v!r}")
-    for nm, v in (("p_in", p_in), ("p_out", p_out)):
-        if not (isinstance(v, (int, float, np.floating)) and 0.0 <= float(v) <= 1.0):
-            raise ValueError(f"{nm} must be a probability in [0, 1], got {v!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    G = nx.planted_partition_graph(int(n_blocks), int(block_size), float(p_in), float(p_out), seed=int(seed))
+    n_blocks = check_integer(n_blocks, "n_blocks", minimum=1)
+    block_size = check_integer(block_size, "block_size", minimum=1)
+    p_in, p_out = check_probability(p_in, "p_in"), check_probability(p_out, "p_out")
+    seed = check_integer(seed, "seed")  # part of the graph's name: an int, not any numpy seed
+    G = nx.planted_partition_graph(n_blocks, block_size, p_in, p_out, seed=seed)
     n = G.number_of_nodes()
     labels = np.empty(n, dtype=np.int64)
     for b, block in enumerate(G.graph["partition"]):
@@ -1310,6 +1309,12 @@ def load_dataset(name: str, *, lcc: bool = True, data_home=None, download: bool 
     lcc : bool, default True
         Keep the largest connected component (gu2013 Sec. 6.1). With
         ``lcc=False`` a disconnected dataset raises ``ValueError``.
+        Nodes without a label (``-1``, ``NaN`` or ``None``, the library's
+        convention; CiteSeer has 15) are dropped first, as by
+        :meth:`Graph.from_adjacency`. The numbers dropped are in
+        ``g.info["nodes_dropped"]``; a :class:`DataWarning` reports them when
+        a class vanishes, or when the load is not the registry's (non-default
+        parameters) whose sizes are checked against ``dataset_info(name).expected``.
     data_home : str or Path, optional
         Download cache folder, instead of ``paths.cache_dir() / "raw"``.
         ``$GRAPHSEL_DATA`` and ``../shared/data`` are searched first.
@@ -1375,32 +1380,35 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
     out = spec.parser(files, **params)
     info = dict(out.get("info") or {})
     diagonal = out.get("diagonal")
-    S = sp.csr_matrix(out["S"], dtype=np.float64)
-    labels = np.asarray(out["labels"], dtype=np.int64)
-    features = out.get("features")
-    node_ids = out.get("node_ids")
+    S = as_real_matrix(out["S"], f"adjacency of {spec.name!r}", sparse=True, square=True, copy=False)
     class_names = list(out["class_names"])
     n_raw = S.shape[0]
+    labels = check_class_labels(
+        out["labels"], n_raw, n_classes=len(class_names), name=f"labels of {spec.name!r}"
+    )
+    features = out.get("features")
+    node_ids = out.get("node_ids")
 
     # gu2013 Sec. 6.1: undirected S <- max(S, S^T), no self-loops.
     S = S.maximum(S.T).tocsr()
     S.setdiag(0)
     S.eliminate_zeros()
 
-    keep = np.flatnonzero(labels >= 0)  # unlabelled nodes (CiteSeer: 15 isolated ones) are dropped
-    if keep.size < n_raw:
-        S = S[keep][:, keep].tocsr()
-    if lcc:
-        sub = largest_connected_component(S)
-        keep = keep[sub]
-        S = S[sub][:, sub].tocsr()
-    else:
+    # unlabelled nodes (CiteSeer: 15 isolated ones) are dropped, then (lcc) all but the largest component
+    keep, report = _reduce(S, labels, lcc=lcc)
+    S = S[keep][:, keep].tocsr()
+    if not lcc:
         k = n_components(S)
         if k != 1:
             raise ValueError(
                 f"dataset {spec.name!r} is disconnected ({k} connected components); "
                 "load it with lcc=True to keep the largest component"
             )
+    checked = spec.expected is not None and params == spec.params  # sizes checked by _check_expected
+    message = _describe(report, class_names)
+    if message and (report["vanished"] or not checked):
+        warnings.warn(f"{_graph_name(spec, params)}: {message}", DataWarning, stacklevel=3)
+    info["nodes_dropped"] = {"unlabelled": report["unlabelled"], "outside_lcc": report["outside_lcc"]}
     labels = labels[keep]
     features = None if features is None else features[keep]
     node_ids = None if node_ids is None else np.asarray(node_ids)[keep]

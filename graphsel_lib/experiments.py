@@ -9,16 +9,20 @@
   active and ``backend="dask"``): the same numbers either way, because every
   order carries its own seed;
 * finished configurations are cached on disk (``paths.cache_dir()/results``),
-  keyed by the learner's ``repr`` (which names all its parameters), the data,
-  the orders and a hash of the source of ``graphsel_lib.online`` (so editing a
-  learner invalidates its results), so re-running a notebook does not redo
-  them. Cached rows keep the wall times measured when they were computed.
+  keyed by :func:`learner_key` (the learner's class, its ``__init__``
+  parameters, nested learners, and the code of any learner class written
+  outside the library, e.g. in a notebook), the data, the orders and a hash of
+  the source of ``graphsel_lib.online`` (so editing a learner invalidates its
+  results), so re-running a notebook does not redo them. Cached rows keep the
+  wall times measured when they were computed. A cache folder that cannot be
+  written gives a warning, not an error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +32,7 @@ from scipy import stats
 from . import paths
 from ._atomic import atomic_write
 from .online import run
+from .online._params import describe
 
 __all__ = [
     "random_orders",
@@ -35,6 +40,7 @@ __all__ = [
     "order_seeds",
     "evaluate",
     "tune",
+    "learner_key",
     "summarize",
     "paired_ttest",
     "mean_std",
@@ -43,6 +49,7 @@ __all__ = [
 
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
+_CACHE_VERSION = 2  # 1: keyed by repr(learner); 2: keyed by learner_key
 
 
 def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
@@ -73,10 +80,28 @@ def _one_pass(make_learner, M, y, order, seed, n_classes):
 def _online_source_hash() -> str:
     """SHA-256 of the source files of :mod:`graphsel_lib.online`: part of every cache key."""
     h = hashlib.sha256()
-    for f in sorted((Path(__file__).parent / "online").glob("*.py")):
-        h.update(f.name.encode())
+    root = Path(__file__).parent / "online"
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()
+
+
+def learner_key(learner) -> str:
+    """SHA-256 naming what ``learner`` computes, for the results cache.
+
+    It covers the learner's class (module and qualified name along its MRO),
+    its ``__init__`` parameters read back as scikit-learn's ``get_params``
+    (nested learners recursively; a factory parameter such as
+    :class:`~graphsel_lib.online.OneVsRest`'s by the learner it built; arrays by
+    digest) and, for classes and functions written outside ``graphsel_lib`` and
+    installed packages, their code (methods, defaults, closures, the globals
+    they read): a subclass or an edited notebook learner gets a key of its own,
+    where ``repr`` may not tell them apart. The library's own code enters the
+    cache key through a hash of :mod:`graphsel_lib.online`'s source.
+    """
+    text = json.dumps(describe(learner), separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _digest(*arrays_and_text) -> str:
@@ -124,7 +149,11 @@ def evaluate(
     backend : str, optional
         joblib backend, e.g. ``"loky"`` (default) or ``"dask"``.
     cache : bool
-        Reuse/store the result of this exact configuration on disk.
+        Reuse/store the result of this exact configuration on disk, keyed by
+        :func:`learner_key` of ``make_learner()``, the data, the orders and
+        the seeds. If the folder cannot be written, warn and return the result.
+    cache_dir : path, optional
+        Default ``paths.cache_dir()/results``.
 
     Returns
     -------
@@ -138,21 +167,40 @@ def evaluate(
         raise ValueError(f"orders must have shape (n_orders, n), got {orders.shape}")
     M = np.ascontiguousarray(M, dtype=np.float64)
     y = np.asarray(y)
-    name = repr(make_learner())
+    learner = make_learner()
+    name = repr(learner)
     method = name if method is None else method
     seeds = order_seeds(len(orders), seed)
 
     path = None
     if cache:
-        key = _digest(name, _online_source_hash(), str(n_classes), str(seeds), M, y, orders)
+        try:
+            described = learner_key(learner)
+        except Exception as exc:  # noqa: BLE001 - a learner we cannot describe is run, not cached
+            warnings.warn(
+                f"results of {method} not cached: cannot describe {name} ({exc!r})", RuntimeWarning, 2
+            )
+            cache = False
+    if cache:
+        key = _digest(
+            f"v{_CACHE_VERSION}",
+            described,
+            _online_source_hash(),
+            str(n_classes),
+            str(seeds),
+            M,
+            y,
+            orders,
+        )
         folder = Path(cache_dir) if cache_dir is not None else paths.cache_dir() / "results"
         path = folder / f"{key[:32]}.json"
         if path.is_file():
             try:
-                rows = json.loads(path.read_text())["rows"]
-                return _frame(rows, method)
-            except (ValueError, KeyError):
-                pass  # corrupted: recompute and overwrite
+                stored = json.loads(path.read_text())
+                if stored["version"] == _CACHE_VERSION:
+                    return _frame(stored["rows"], method)
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # unreadable or corrupted: recompute and overwrite
 
     jobs = [
         delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)
@@ -163,8 +211,15 @@ def evaluate(
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
 
     if path is not None:
-        with atomic_write(path) as fh:
-            json.dump({"learner": name, "rows": rows}, fh)
+        try:
+            with atomic_write(path) as fh:
+                json.dump({"version": _CACHE_VERSION, "learner": name, "rows": rows}, fh)
+        except OSError as exc:
+            warnings.warn(
+                f"results of {method} not cached: cannot write {path} ({exc}); returning them anyway",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     return _frame(rows, method)
 
 
@@ -265,11 +320,37 @@ def paired_ttest(df, a, b, metric="error_rate", *, alpha=0.05, by="method"):
 
     Returns a dict with the mean difference (a − b), t, p and whether the
     difference is significant at level ``alpha`` (gu2013 uses 95 %).
+
+    Raises
+    ------
+    ValueError
+        ``a`` or ``b`` is not in ``df[by]``; the two were not run on the same
+        orders (other order ids, or an order id repeated within one method, so
+        that the pairs are ambiguous); fewer than two orders (no test).
     """
-    xa = df[df[by] == a].sort_values("order")
-    xb = df[df[by] == b].sort_values("order")
+    absent = [m for m in dict.fromkeys((a, b)) if not (df[by] == m).any()]
+    if absent:
+        known = ", ".join(repr(m) for m in pd.unique(df[by]))
+        raise ValueError(
+            f"{', '.join(map(repr, absent))} not in the {by!r} column (it has {known or 'nothing'})"
+        )
+    xa = df[df[by] == a].sort_values("order", kind="stable")
+    xb = df[df[by] == b].sort_values("order", kind="stable")
+    for m, x in ((a, xa), (b, xb)):
+        repeated = x["order"][x["order"].duplicated()].unique()
+        if len(repeated):
+            raise ValueError(
+                f"{a!r} and {b!r} cannot be paired on the same orders: order ids {repeated[:5].tolist()} repeat "
+                f"within {m!r} (several settings or datasets in one table? select one first)"
+            )
     if len(xa) != len(xb) or not np.array_equal(xa["order"].to_numpy(), xb["order"].to_numpy()):
-        raise ValueError(f"{a!r} and {b!r} were not run on the same orders")
+        only_a = sorted(set(xa["order"]) - set(xb["order"]))[:5]
+        only_b = sorted(set(xb["order"]) - set(xa["order"]))[:5]
+        raise ValueError(
+            f"{a!r} and {b!r} were not run on the same orders (only {a!r}: {only_a}, only {b!r}: {only_b})"
+        )
+    if len(xa) < 2:
+        raise ValueError(f"a paired t-test needs at least two orders; {a!r} and {b!r} share {len(xa)}")
     va, vb = xa[metric].to_numpy(float), xb[metric].to_numpy(float)
     if np.allclose(va, vb):
         t, p = 0.0, 1.0

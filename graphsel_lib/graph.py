@@ -9,13 +9,26 @@ degree matrix and ``L = D - S`` the combinatorial Laplacian, so that
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from ._validation import (
+    UNLABELLED,
+    DataWarning,
+    as_real_array,
+    as_real_matrix,
+    as_symmetric_matrix,
+    check_class_labels,
+    check_integer,
+    encode_labels,
+)
+
 __all__ = [
+    "DataWarning",
     "Graph",
     "check_adjacency",
     "check_labels",
@@ -40,51 +53,24 @@ def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
         (self-loops) are allowed; they do not change ``L = D - S``.
     require_connected : bool, default False
         Raise if the graph has more than one connected component.
+    tol : float, default 1e-10
+        Relative symmetry tolerance: ``|S_ij - S_ji| <= tol * max(|S_ij|, |S_ji|)``
+        for every pair, so an edge given in one direction only is refused
+        however small its weight.
 
     Raises
     ------
     TypeError
-        If ``S`` is not a matrix of real numbers.
+        If ``S`` is not a matrix of real numbers (complex values are refused,
+        not truncated), or is a :class:`Graph` (pass ``g.adjacency``).
     ValueError
         If ``S`` is not square, is empty, not symmetric (a directed graph), has
         negative or non-finite weights, or is disconnected while
         ``require_connected`` is set.
     """
-    if sp.issparse(S):
-        S = sp.csr_matrix(S, copy=True)
-    else:
-        try:
-            arr = np.asarray(S)
-        except Exception as exc:  # pragma: no cover - exotic inputs
-            raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix") from exc
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-            raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
-        if np.iscomplexobj(arr):
-            raise TypeError(f"{name} must hold real numbers, got complex values")
-        if arr.ndim != 2:
-            raise ValueError(f"{name} must be a 2-D matrix, got {arr.ndim} dimension(s)")
-        S = sp.csr_matrix(arr)
-    if np.iscomplexobj(S.data):
-        raise TypeError(f"{name} must hold real numbers, got complex values")
-    S = S.astype(np.float64)
-    n, m = S.shape
-    if n != m:
-        raise ValueError(f"{name} must be square (an adjacency matrix), got shape {S.shape}")
-    if n == 0:
-        raise ValueError(f"{name} is empty: the graph has no nodes")
-    if not np.all(np.isfinite(S.data)):
-        raise ValueError(f"{name} has non-finite (NaN or infinite) edge weights")
+    S = as_symmetric_matrix(S, name, tol=tol)
     if S.nnz and S.data.min() < 0:
         raise ValueError(f"{name} has negative edge weights (min {S.data.min():g})")
-    S.eliminate_zeros()
-    S.sum_duplicates()
-    S.sort_indices()
-    asym = abs(S - S.T)
-    if asym.nnz and asym.max() > tol * max(1.0, abs(S).max()):
-        raise ValueError(
-            f"{name} is not symmetric (a directed graph?); "
-            "symmetrise it first, e.g. S = S.maximum(S.T) as gu2013 does"
-        )
     if require_connected:
         k = n_components(S)
         if k != 1:
@@ -96,26 +82,19 @@ def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
 
 
 def check_labels(y, n, *, n_classes=None, name="labels"):
-    """Validate class labels: an int array of length ``n`` with values in ``0..K-1``.
+    """Validate ground-truth class labels: an int array of length ``n`` with values in ``0..K-1``.
+
+    Every node needs a label here: the library's marks of an unlabelled node
+    (``-1``, ``NaN``, ``None``; see :mod:`graphsel_lib._validation`) raise,
+    as do non-integers such as ``0.5``. Integer-valued floats are accepted.
 
     Raises
     ------
     ValueError
-        If the length is not ``n``, values are not integers, are negative or
-        ``>= n_classes``.
+        If the length is not ``n``, values are not integers, are negative
+        (unlabelled) or ``>= n_classes``.
     """
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"{name} must be a 1-D array of length {n}, got shape {y.shape}")
-    if y.size and not np.issubdtype(y.dtype, np.integer):
-        if not (np.issubdtype(y.dtype, np.floating) and np.all(np.isfinite(y)) and np.all(y == np.round(y))):
-            raise ValueError(f"{name} must be integers 0..K-1, got dtype {y.dtype}")
-    y = y.astype(np.int64)
-    if y.size and y.min() < 0:
-        raise ValueError(f"{name} must be in 0..K-1, found {y.min()}")
-    if n_classes is not None and y.size and y.max() >= n_classes:
-        raise ValueError(f"{name} must be in 0..{n_classes - 1}, found {y.max()}")
-    return y
+    return check_class_labels(y, n, n_classes=n_classes, name=name, require_all=True)
 
 
 def n_components(S):
@@ -146,13 +125,15 @@ def bfs_ball(S, size, *, root):
 
     Raises
     ------
+    TypeError
+        ``root`` or ``size`` is not an integer (``2.7`` is not truncated).
     ValueError
         ``root`` out of range, or ``size`` not in ``1..`` (size of the
         component of ``root``).
     """
     S = sp.csr_matrix(S)
     n = S.shape[0]
-    root, size = int(root), int(size)
+    root, size = check_integer(root, "root"), check_integer(size, "size")
     if not 0 <= root < n:
         raise ValueError(f"root must be a node in 0..{n - 1}, got {root}")
     order = csgraph.breadth_first_order(S, root, directed=False, return_predecessors=False)
@@ -227,7 +208,173 @@ def cut_size(S, f):
     return float(C.data[f[C.row] != f[C.col]].sum())
 
 
+def _adjacency_kwargs(kwargs):
+    """The keyword arguments of :meth:`Graph.from_adjacency`, with its defaults; unknown ones raise."""
+    out = dict(
+        class_names=None, name="graph", lcc=True, symmetrize=False, features=None, node_ids=None, info=None
+    )
+    unknown = sorted(set(kwargs) - set(out))
+    if unknown:
+        raise TypeError(
+            f"unexpected keyword argument(s) {unknown}; Graph.from_adjacency accepts {sorted(out)}"
+        )
+    out.update(kwargs)
+    return out
+
+
+def _pair_sums(r, c, w, n):
+    """CSR matrices of the summed weights and of the counts of the rows ``(r, c)``."""
+    A = sp.coo_matrix((w, (r, c)), shape=(n, n)).tocsr()
+    C = sp.coo_matrix((np.ones(r.size), (r, c)), shape=(n, n)).tocsr()
+    A.sort_indices()
+    C.sort_indices()
+    return A, C
+
+
+def _example(C, mask):
+    Ccoo = C.tocoo()
+    k = int(np.flatnonzero(mask)[0])
+    return f"{{{int(Ccoo.row[k])}, {int(Ccoo.col[k])}}}"
+
+
+def _directed_edges(r, c, w, n):
+    """``max(A, A^T)`` of the directed edge list; notes on repeated rows."""
+    A, C = _pair_sums(r, c, w, n)
+    notes = []
+    rep = C.data > 1
+    if np.any(rep):
+        notes.append(
+            f"{int(rep.sum())} directed edge(s) are listed more than once (e.g. {_example(C, rep)}): "
+            "their weights were added"
+        )
+    return A.maximum(A.T).tocsr(), notes
+
+
+def _undirected_edges(r, c, w, n):
+    """Undirected ``S`` of an edge list, reading ``i j`` and ``j i`` with equal weight as one edge.
+
+    Per unordered pair ``{i, j}`` (``i < j``): with ``a`` (``b``) the summed
+    weight and ``p`` (``q``) the number of rows listing it as ``i j``
+    (``j i``), ``S_ij = a`` if both directions are listed equally (``p = q``,
+    ``a = b``: a symmetric listing), else ``S_ij = a + b``.
+    """
+    lo, hi = np.minimum(r, c), np.maximum(r, c)
+    fwd = r < c
+    A, P = _pair_sums(lo[fwd], hi[fwd], w[fwd], n)
+    B, Q = _pair_sums(lo[~fwd], hi[~fwd], w[~fwd], n)
+    notes = []
+    if B.nnz == 0 or A.nnz == 0:  # one direction only: no pair can be a reverse duplicate
+        U = A if B.nnz == 0 else B
+        counts = P if B.nnz == 0 else Q
+    else:
+        # align the two on the union of pairs (explicit zeros kept by the sum of structures)
+        ones_a = A.copy()
+        ones_a.data[:] = 1.0
+        ones_b = B.copy()
+        ones_b.data[:] = 1.0
+        union = (ones_a + ones_b).tocsr()
+        union.sort_indices()
+        a, b = _on(union, A), _on(union, B)
+        p, q = _on(union, P), _on(union, Q)
+        both = (p > 0) & (q > 0)
+        mirror = both & (p == q) & np.isclose(a, b, rtol=1e-12, atol=0.0)
+        if np.any(mirror):
+            pattern = union.copy()
+            pattern.data = mirror.astype(float)
+            notes.append(
+                f"{int(mirror.sum())} edge(s) are listed in both directions with the same weight "
+                f"(i j and j i, e.g. {_example(pattern, mirror)}; the format of np.argwhere(A) and PyTorch "
+                "Geometric): kept one weight per undirected edge, not their sum"
+            )
+        vals = np.where(mirror, a, a + b)
+        U = union.copy()
+        U.data = vals
+        counts = union.copy()
+        counts.data = np.where(mirror, p, p + q)
+    rep = counts.data > 1
+    if np.any(rep):
+        notes.append(
+            f"{int(rep.sum())} edge(s) are listed more than once (e.g. {_example(counts, rep)}): "
+            "their weights were added"
+        )
+    U = sp.csr_matrix(U)
+    return (U + U.T).tocsr(), notes
+
+
+def _on(pattern, M):
+    """Values of ``M`` at the stored entries of the CSR ``pattern`` (0 where ``M`` has none)."""
+    return np.asarray(M[pattern.tocoo().row, pattern.tocoo().col]).ravel()
+
+
 # --------------------------------------------------------------------------- Graph
+def _check_features(features, n):
+    """``features`` as a 2-D real array or CSR matrix with ``n`` rows (dtype kept), or None."""
+    if features is None:
+        return None
+    X = as_real_matrix(features, "features", finite=False, dtype=None, copy=False)
+    if X.shape[0] != n:
+        raise ValueError(f"features must have {n} rows (one per node), got shape {X.shape}")
+    return X
+
+
+def _check_node_ids(node_ids, n):
+    if node_ids is None:
+        return None
+    ids = np.asarray(node_ids)
+    if ids.shape != (n,):
+        raise ValueError(f"node_ids must have length {n}, got shape {ids.shape}")
+    return ids
+
+
+def _reduce(S, codes, *, lcc):
+    """Nodes a Graph keeps: the labelled ones, then (``lcc``) the largest connected component among them.
+
+    Returns ``(keep, report)``: sorted node indices, and a dict with the
+    numbers of ``unlabelled`` nodes and of nodes ``outside_lcc``, the number
+    of ``components`` of the labelled graph and the classes (codes) that
+    ``vanished`` with the nodes outside the component.
+    """
+    n = S.shape[0]
+    keep = np.flatnonzero(codes != UNLABELLED)
+    report = {"n_nodes": n, "unlabelled": n - keep.size, "outside_lcc": 0, "components": 1, "vanished": []}
+    if keep.size == 0:
+        raise ValueError(f"no node has a label: all {n} labels mark unlabelled nodes (-1, NaN or None)")
+    if lcc:
+        S_lab = S[keep][:, keep] if keep.size < n else S
+        k = n_components(S_lab)
+        if k > 1:
+            sub = largest_connected_component(S_lab)
+            before = np.unique(codes[keep])
+            keep = keep[sub]
+            report.update(
+                outside_lcc=int(S_lab.shape[0] - sub.size),
+                components=int(k),
+                vanished=np.setdiff1d(before, codes[keep]).tolist(),
+            )
+    return keep, report
+
+
+def _describe(report, class_names):
+    """Sentences for a :class:`DataWarning` about the nodes a Graph dropped (empty if none)."""
+    parts = []
+    if report["unlabelled"]:
+        parts.append(
+            f"dropped {report['unlabelled']} of {report['n_nodes']} nodes that have no label "
+            "(-1, NaN or None): a Graph needs a label on every node"
+        )
+    if report["outside_lcc"]:
+        n_lab = report["n_nodes"] - report["unlabelled"]
+        msg = (
+            f"kept the largest of {report['components']} connected components: dropped "
+            f"{report['outside_lcc']} of {n_lab} nodes"
+        )
+        if report["vanished"]:
+            names = [class_names[c] for c in report["vanished"]]
+            msg += f", and with them every node of class(es) {names}"
+        parts.append(msg + " (pass lcc=False to get an error instead)")
+    return "; ".join(parts)
+
+
 @dataclass(eq=False)
 class Graph:
     """A connected, undirected, weighted graph with one class label per node.
@@ -261,17 +408,14 @@ class Graph:
             raise ValueError("adjacency must have a zero diagonal (no self-loops); drop them first")
         self.adjacency = S
         n = S.shape[0]
+        n_classes = len(self.class_names) if self.class_names else None
+        self.labels = check_labels(self.labels, n, n_classes=n_classes)
         if not self.class_names:
-            k = int(np.max(self.labels)) + 1 if np.size(self.labels) else 0
+            k = int(self.labels.max()) + 1 if self.labels.size else 0
             self.class_names = [str(i) for i in range(k)]
         self.class_names = [str(c) for c in self.class_names]
-        self.labels = check_labels(self.labels, n, n_classes=len(self.class_names))
-        if self.features is not None and self.features.shape[0] != n:
-            raise ValueError(f"features must have {n} rows, got {self.features.shape[0]}")
-        if self.node_ids is not None:
-            self.node_ids = np.asarray(self.node_ids)
-            if self.node_ids.shape != (n,):
-                raise ValueError(f"node_ids must have length {n}, got shape {self.node_ids.shape}")
+        self.features = _check_features(self.features, n)
+        self.node_ids = _check_node_ids(self.node_ids, n)
 
     # ---- sizes
     @property
@@ -308,42 +452,85 @@ class Graph:
         node_ids=None,
         info=None,
     ):
-        """Build a Graph from a weight matrix, optionally keeping only its LCC.
+        """Build a Graph from a weight matrix, keeping the labelled nodes and, optionally, only the LCC.
 
+        ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
         ``symmetrize=True`` applies ``S <- max(S, S^T)`` (gu2013 Sec. 6.1);
         otherwise a directed ``S`` is an error. Self-loops are dropped.
-        ``lcc=True`` keeps the largest connected component (labels, features and
-        node ids follow); ``lcc=False`` raises on a disconnected graph. Labels are
-        remapped to ``0..K-1`` over the classes present, in sorted order, unless
-        ``class_names`` is given (then labels must already index into it).
+
+        Labels follow the library's convention: ``-1``, ``NaN`` and ``None``
+        mark an unlabelled node; other numbers must be integers (``0.5``
+        raises); strings and other objects are class names (``None``
+        unlabelled). A Graph carries a label on every node, so **unlabelled
+        nodes are dropped**, with a :class:`DataWarning` giving their number,
+        as :func:`graphsel_lib.load_dataset` drops them.
+
+        ``lcc=True`` then keeps the largest connected component (labels,
+        features and node ids follow) and warns (:class:`DataWarning`) with
+        the number of nodes dropped and the classes that vanish with them;
+        ``lcc=False`` raises on a disconnected graph. Labels are remapped to
+        ``0..K-1`` over the classes present, in sorted order, unless
+        ``class_names`` is given (then labels must already index into it, and
+        every class is kept).
+
+        Sizes (labels, ``features`` rows, ``node_ids``) are checked against
+        ``S`` before any work.
         """
-        S = sp.csr_matrix(S, dtype=np.float64)
+        return cls._from_adjacency(
+            S,
+            labels,
+            class_names=class_names,
+            name=name,
+            lcc=lcc,
+            symmetrize=symmetrize,
+            features=features,
+            node_ids=node_ids,
+            info=info,
+            stacklevel=3,
+        )
+
+    @classmethod
+    def _from_adjacency(
+        cls, S, labels, *, class_names, name, lcc, symmetrize, features, node_ids, info, stacklevel
+    ):
+        S = as_real_matrix(S, "adjacency", sparse=True, square=True)
+        n = S.shape[0]
+        codes, names = encode_labels(labels, n, class_names=class_names)
+        features = _check_features(features, n)
+        node_ids = _check_node_ids(node_ids, n)
         if symmetrize:
             S = S.maximum(S.T).tocsr()
         S.setdiag(0)  # self-loops do not change L = D - S; the Graph keeps none
         S.eliminate_zeros()
         S = check_adjacency(S, name="adjacency")
-        labels = np.asarray(labels)
-        if labels.ndim != 1 or labels.shape[0] != S.shape[0]:
-            raise ValueError(f"labels must have length {S.shape[0]}, got shape {labels.shape}")
-        keep = np.arange(S.shape[0])
-        if lcc:
-            keep = largest_connected_component(S)
+        keep, report = _reduce(S, codes, lcc=lcc)
+        message = _describe(report, names)
+        if message:
+            warnings.warn(f"{name}: {message}", DataWarning, stacklevel=stacklevel)
+        if keep.size < n:
             S = S[keep][:, keep]
-            labels = labels[keep]
+            codes = codes[keep]
             features = None if features is None else features[keep]
-            node_ids = None if node_ids is None else np.asarray(node_ids)[keep]
-        if class_names is None:
-            uniq, labels = np.unique(labels, return_inverse=True)
-            class_names = [str(u) for u in uniq]
-        return cls(S.tocsr(), labels, list(class_names), name, features, node_ids, dict(info or {}))
+            node_ids = None if node_ids is None else node_ids[keep]
+        if class_names is None:  # renumber over the classes still present
+            present, codes = np.unique(codes, return_inverse=True)
+            names = [names[c] for c in present]
+        return cls(S.tocsr(), codes, names, name, features, node_ids, dict(info or {}))
 
     @classmethod
     def from_edges(cls, edges, labels, *, weights=None, n_nodes=None, directed=False, **kwargs):
         """Build a Graph from an ``(m, 2)`` integer edge list and per-node labels.
 
-        ``directed=True`` symmetrises with ``max(S, S^T)``; otherwise every edge
-        is undirected. Repeated edges add their weights. Keyword arguments go to
+        ``labels`` gives one entry per node (nodes ``0..len(labels)-1``, or
+        ``0..n_nodes-1``), with the conventions of :meth:`from_adjacency`.
+
+        Undirected (default): each row is the edge ``{i, j}``. An edge listed
+        in both directions with the same weight (``i j`` and ``j i``, the
+        format of ``np.argwhere(A)`` and PyTorch Geometric) counts once; an
+        edge listed more than once otherwise adds its weights. Both are
+        reported by a :class:`DataWarning`. ``directed=True`` reads each row
+        as ``i -> j`` (repeated rows add, with a warning) and symmetrises with
+        ``max(S, S^T)``. Self-loops are dropped. Keyword arguments go to
         :meth:`from_adjacency` (``lcc``, ``class_names``, ``name``, ...).
         """
         edges = np.asarray(edges)
@@ -351,25 +538,48 @@ class Graph:
             raise ValueError(f"edges must have shape (m, 2), got {edges.shape}")
         if edges.size and not np.issubdtype(edges.dtype, np.integer):
             raise TypeError(f"edges must be integer node indices, got dtype {edges.dtype}")
-        n = int(n_nodes if n_nodes is not None else len(labels))
+        n_labels = np.shape(labels)[0] if np.ndim(labels) == 1 else None
+        if n_labels is None:
+            raise ValueError(
+                f"labels must be a 1-D array with one entry per node, got shape {np.shape(labels)}"
+            )
+        if n_nodes is None:
+            n = n_labels
+        else:
+            n = check_integer(n_nodes, "n_nodes", minimum=1)
+            if n_labels != n:  # before allocating anything of size n
+                raise ValueError(
+                    f"labels must have one entry per node: n_nodes={n} but labels has length {n_labels}"
+                )
+        if n == 0:
+            raise ValueError("the graph has no nodes: labels is empty")
         if edges.size and (edges.min() < 0 or edges.max() >= n):
-            raise ValueError(f"edge endpoints must be in 0..{n - 1}")
-        w = np.ones(len(edges)) if weights is None else np.asarray(weights, dtype=float)
+            bad = int(edges.min()) if edges.min() < 0 else int(edges.max())
+            hint = (
+                "" if bad < 0 or n_nodes is not None else f" (labels has length {n}: give one label per node)"
+            )
+            raise ValueError(f"edge endpoints must be in 0..{n - 1}, found node {bad}{hint}")
+        w = (
+            np.ones(len(edges))
+            if weights is None
+            else as_real_array(weights, "weights", ndim=1, finite=False)
+        )
         if w.shape != (len(edges),):
             raise ValueError(f"weights must have length {len(edges)}, got shape {w.shape}")
         if not np.all(np.isfinite(w)):
             raise ValueError("edge weights must be finite")
         if np.any(w < 0):
             raise ValueError("edge weights must be non-negative")
-        S = sp.coo_matrix((w, (edges[:, 0], edges[:, 1])), shape=(n, n)).tocsr()
+        name = kwargs.get("name", "graph")
+        loop = edges[:, 0] == edges[:, 1]  # dropped: they do not change L = D - S
+        r, c, w = edges[~loop, 0].astype(np.int64), edges[~loop, 1].astype(np.int64), w[~loop]
         if directed:
-            S = S.maximum(S.T)
+            S, notes = _directed_edges(r, c, w, n)
         else:
-            S = S + S.T - sp.diags(S.diagonal())
-        S = sp.csr_matrix(S)
-        S.setdiag(0)
-        S.eliminate_zeros()
-        return cls.from_adjacency(S, labels, **kwargs)
+            S, notes = _undirected_edges(r, c, w, n)
+        for note in notes:
+            warnings.warn(f"{name}: {note}", DataWarning, stacklevel=2)
+        return cls._from_adjacency(S, labels, stacklevel=3, **_adjacency_kwargs(kwargs))
 
     @classmethod
     def from_networkx(cls, G, label_attr="label", *, weight="weight", **kwargs):
@@ -377,7 +587,9 @@ class Graph:
 
         Directed graphs are rejected unless ``symmetrize=True`` is passed
         (then ``S <- max(S, S^T)``). Self-loops are dropped. Node order follows
-        ``G.nodes``; the original node names are kept in ``node_ids``.
+        ``G.nodes``; the original node names are kept in ``node_ids``. A node
+        whose label is ``None``, ``NaN`` or ``-1`` is unlabelled and dropped,
+        as in :meth:`from_adjacency`; a node without the attribute is an error.
         """
         import networkx as nx
 
@@ -389,15 +601,18 @@ class Graph:
             raise ValueError(
                 f"{len(missing)} node(s) lack the label attribute {label_attr!r}, e.g. {missing[0]!r}"
             )
-        labels = np.array([G.nodes[v][label_attr] for v in nodes])
+        labels = np.empty(len(nodes), dtype=object)
+        labels[:] = [G.nodes[v][label_attr] for v in nodes]
+        if all(isinstance(v, str) for v in labels):
+            labels = labels.astype(str)
         S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=weight, format="csr")
-        S = sp.csr_matrix(S, dtype=np.float64)
-        S.setdiag(0)
-        S.eliminate_zeros()
         kwargs.setdefault("name", str(G.name) if G.name else "graph")
         node_ids = np.empty(len(nodes), dtype=object)
         node_ids[:] = nodes
-        return cls.from_adjacency(S, labels, node_ids=node_ids, **kwargs)
+        kwargs = _adjacency_kwargs(kwargs)
+        if kwargs["node_ids"] is None:
+            kwargs["node_ids"] = node_ids
+        return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
     def to_networkx(self):
         """The graph as ``networkx.Graph`` with a ``label`` attribute per node."""

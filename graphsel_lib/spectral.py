@@ -52,6 +52,7 @@ import scipy.sparse.linalg as spla
 
 from . import paths
 from ._atomic import atomic_path
+from ._validation import as_real_matrix, check_positive
 from .graph import check_adjacency, laplacian
 
 __all__ = ["SpectralEmbedding", "spectral_embedding", "add_bias", "graph_hash", "count_eigenvalues_below"]
@@ -113,11 +114,8 @@ def add_bias(M, b=1.0):
     which lets a linear learner on ``m_t`` represent a non-zero mean, i.e. a
     class prior (Herbster & Pontil's kernel L⁺ + b·11ᵀ).
     """
-    M = np.asarray(M, dtype=float)
-    if M.ndim != 2:
-        raise ValueError(f"M must be 2-D (d, n), got shape {M.shape}")
-    if not np.isfinite(b) or b < 0:
-        raise ValueError(f"bias b must be a finite non-negative number, got {b}")
+    M = as_real_matrix(M, "M (d, n)", sparse=False, finite=False, copy=False)
+    b = check_positive(b, "bias b", allow_zero=True)
     return np.vstack([M, np.full((1, M.shape[1]), np.sqrt(b))])
 
 
@@ -336,12 +334,20 @@ def _read_cache(path, key, n, d):
 
 
 def _write_cache(path, key, vals, vecs):
-    with atomic_path(path) as tmp:
-        np.savez(
-            tmp,
-            version=_CACHE_VERSION,
-            key=key,
-            eigenvalues=vals,
-            eigenvectors=vecs,
-            digest=_digest(vals, vecs),
+    """Store the embedding; a folder that cannot be written costs a warning, not the result."""
+    try:
+        with atomic_path(path) as tmp:
+            np.savez(
+                tmp,
+                version=_CACHE_VERSION,
+                key=key,
+                eigenvalues=vals,
+                eigenvectors=vecs,
+                digest=_digest(vals, vecs),
+            )
+    except OSError as exc:
+        warnings.warn(
+            f"spectral embedding not cached: cannot write {path} ({exc}); returning it anyway",
+            RuntimeWarning,
+            stacklevel=3,
         )

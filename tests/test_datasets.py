@@ -350,3 +350,56 @@ def test_webkb_colink_graph_counts_shared_links():
         assert g.adjacency[i, j] == want
     with pytest.raises(ValueError, match="graph must be"):
         gs.load_dataset("webkb-cornell", graph="words", download=False)
+
+
+# --------------------------------------------------------------------------- no silent wrong answers (issue 12)
+def test_lcc_that_loses_classes_warns():
+    """A planted partition with p_out = 0 used to come back as one class, without a word."""
+    with pytest.warns(
+        gs.DataWarning, match=r"dropped 150 of 200 nodes.*class\(es\) \['block 1', 'block 2', 'block 3'\]"
+    ):
+        g = gs.load_dataset("planted-partition", p_out=0.0)
+    assert g.n_classes == 1 and g.info["nodes_dropped"] == {"unlabelled": 0, "outside_lcc": 150}
+
+
+def test_registry_load_records_what_it_dropped_without_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gs.DataWarning)  # the registry's checked preprocessing: no warning
+        g = gs.load_dataset("karate")
+    assert g.info["nodes_dropped"] == {"unlabelled": 0, "outside_lcc": 0}
+
+
+def _toy_spec(monkeypatch, labels):
+    import dataclasses
+
+    def parser(files):
+        S = sp.csr_matrix(np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1))  # the path 0-1-2-3
+        return dict(S=S, labels=labels, class_names=["x", "y"])
+
+    spec = dataclasses.replace(datasets.dataset_info("karate"), name="toy", parser=parser, expected=None)
+    monkeypatch.setitem(datasets.REGISTRY, "toy", spec)
+
+
+@pytest.mark.parametrize("mark", [-1, np.nan, None])
+def test_loader_uses_the_library_label_convention(monkeypatch, mark):
+    """-1, NaN and None are unlabelled in load_dataset as in Graph.from_* and the transductive methods."""
+    _toy_spec(monkeypatch, np.array([0, 1, 1, mark], dtype=object if mark is None else float))
+    with pytest.warns(gs.DataWarning, match="dropped 1 of 4 nodes that have no label"):
+        g = gs.load_dataset("toy")
+    assert g.n_nodes == 3 and g.labels.tolist() == [0, 1, 1]
+
+
+def test_loader_refuses_non_integer_labels(monkeypatch):
+    """A parser's 0.5 used to be truncated to class 0."""
+    _toy_spec(monkeypatch, np.array([0, 1, 0.5, 1]))
+    with pytest.raises(ValueError, match=r"labels of 'toy' must hold integers.*0\.5 at node\(s\) 2"):
+        gs.load_dataset("toy")
+
+
+def test_knn_adjacency_refuses_complex_features():
+    """Before: the imaginary part was dropped with only a ComplexWarning."""
+    X = np.arange(10.0).reshape(5, 2) * (1 + 1j)
+    with pytest.raises(TypeError, match="complex"):
+        datasets.knn_adjacency(X, 2)

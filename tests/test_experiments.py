@@ -8,7 +8,7 @@ import pytest
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib.online import GPA, OLLGC, OneVsRest, RandomSampling
+from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +118,253 @@ def test_summarize_and_paired_ttest():
     with pytest.raises(ValueError, match="same orders"):
         ex.paired_ttest(df.iloc[:7], "A", "B")
     assert ex.mean_std(0.18384, 0.0021) == "0.1838 ± 0.0021"
+
+
+# --------------------------------------------------------------------------- honest cache keys
+
+
+class _AlwaysPlusOne(OLLGC):
+    """Inherits OLLGC's parameters (and, before the generic repr, its repr) but predicts +1 always."""
+
+    def predict(self, x):
+        return 1, {"score": 1.0}
+
+
+class _AlwaysPlusOneSSLGC(SSLGC):
+    def predict(self, x):
+        return 1, {"score": 1.0}
+
+
+def _user_learner(body):
+    """A learner class named ``Mine`` defined from source text in ``__main__``, as a notebook cell would."""
+    import textwrap
+
+    namespace = {"__name__": "__main__", "SSLGC": SSLGC, "np": np}
+    exec(compile(textwrap.dedent(body), "<notebook cell>", "exec"), namespace)
+    return namespace["Mine"]
+
+
+def _mean_error(make, karate, orders, **kw):
+    M, y = karate
+    return ex.evaluate(make, M, y, orders, n_jobs=1, **kw).error_rate.mean()
+
+
+@pytest.mark.parametrize("parent, child", [(OLLGC, _AlwaysPlusOne), (SSLGC, _AlwaysPlusOneSSLGC)])
+def test_cache_tells_a_subclass_from_its_parent(karate, tmp_path, parent, child):
+    orders = ex.random_orders(len(karate[1]), 3, seed=1)
+    first = _mean_error(partial(OneVsRest, parent), karate, orders, cache_dir=tmp_path)
+    cached = _mean_error(partial(OneVsRest, child), karate, orders, cache_dir=tmp_path)
+    truth = _mean_error(partial(OneVsRest, child), karate, orders, cache=False)
+    assert truth != first
+    assert cached == truth
+    assert len(list(tmp_path.glob("*.json"))) == 2
+
+
+def test_cache_tells_an_edited_user_learner_from_its_old_version(karate, tmp_path):
+    old = _user_learner(
+        """
+        class Mine(SSLGC):
+            def predict(self, x):
+                s = float(np.dot(self.state.w, x))
+                return (1 if s >= 0.0 else -1), {"score": s}
+        """
+    )
+    new = _user_learner(  # same name and module, one line edited
+        """
+        class Mine(SSLGC):
+            def predict(self, x):
+                s = float(np.dot(self.state.w, x)) - 0.5
+                return (1 if s >= 0.0 else -1), {"score": s}
+        """
+    )
+    assert (old.__module__, old.__qualname__, repr(old())) == (new.__module__, new.__qualname__, repr(new()))
+    orders = ex.random_orders(len(karate[1]), 3, seed=1)
+    first = _mean_error(partial(OneVsRest, old), karate, orders, cache_dir=tmp_path)
+    cached = _mean_error(partial(OneVsRest, new), karate, orders, cache_dir=tmp_path)
+    truth = _mean_error(partial(OneVsRest, new), karate, orders, cache=False)
+    assert truth != first
+    assert cached == truth
+    assert ex.learner_key(old()) != ex.learner_key(new())
+
+
+def test_cache_key_changes_with_any_parameter(karate, tmp_path):
+    from graphsel_lib.online.reference_multiclass import ReferenceCMOG
+
+    # ReferenceCMOG's hand-written repr left out ``conservative``
+    orders = ex.random_orders(len(karate[1]), 3, seed=1)
+    first = _mean_error(partial(ReferenceCMOG, conservative=True), karate, orders, cache_dir=tmp_path)
+    cached = _mean_error(partial(ReferenceCMOG, conservative=False), karate, orders, cache_dir=tmp_path)
+    truth = _mean_error(partial(ReferenceCMOG, conservative=False), karate, orders, cache=False)
+    assert truth != first
+    assert cached == truth
+    assert len(list(tmp_path.glob("*.json"))) == 2
+    for a, b in [
+        (SSLGC(0.1), SSLGC(0.2)),
+        (SSLGC(0.1), SSLGC(0.1, include_current=False)),
+        (OneVsRest(partial(OLLGC, mu=0.1)), OneVsRest(partial(OLLGC, mu=0.2))),
+        (OneVsRest(GPA), OneVsRest(GPA, stacked=False)),
+    ]:
+        assert ex.learner_key(a) != ex.learner_key(b), (a, b)
+
+
+def test_same_learner_twice_hits_the_cache(karate, tmp_path, monkeypatch):
+    orders = ex.random_orders(len(karate[1]), 3, seed=1)
+    first = ex.evaluate(
+        partial(OneVsRest, partial(OLLGC, mu=0.5)), *karate, orders, n_jobs=1, cache_dir=tmp_path
+    )
+
+    def no_recompute(*args, **kwargs):
+        raise AssertionError("recomputed a cached configuration")
+
+    monkeypatch.setattr(ex, "_one_pass", no_recompute)
+    again = ex.evaluate(lambda: OneVsRest(lambda: OLLGC(0.5)), *karate, orders, n_jobs=1, cache_dir=tmp_path)
+    pd.testing.assert_frame_equal(first, again)
+    assert len(list(tmp_path.glob("*.json"))) == 1
+    assert ex.learner_key(OneVsRest(partial(OLLGC, mu=0.5))) == ex.learner_key(
+        OneVsRest(lambda: OLLGC(mu=0.5))
+    )
+
+
+def test_unwritable_cache_warns_and_returns_the_result(karate, tmp_path, monkeypatch):
+    orders = ex.random_orders(len(karate[1]), 3, seed=1)
+    make = partial(OneVsRest, partial(OLLGC, mu=0.5))
+    truth = ex.evaluate(make, *karate, orders, n_jobs=1, cache=False)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("in the way")
+    with pytest.warns(RuntimeWarning, match="not cached"):
+        blocked = ex.evaluate(make, *karate, orders, n_jobs=1, cache_dir=blocker / "results")
+    pd.testing.assert_frame_equal(truth.drop(columns="time"), blocked.drop(columns="time"))
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(ex, "atomic_write", read_only)
+    with pytest.warns(RuntimeWarning, match="not cached"):
+        denied = ex.evaluate(make, *karate, orders, n_jobs=1, cache_dir=tmp_path / "ro")
+    pd.testing.assert_frame_equal(truth.drop(columns="time"), denied.drop(columns="time"))
+
+
+# --------------------------------------------------------------------------- paired t-test
+
+
+def _two_methods(orders_a=(0, 1, 2, 3), orders_b=(0, 1, 2, 3)):
+    return pd.DataFrame(
+        {
+            "method": ["A"] * len(orders_a) + ["B"] * len(orders_b),
+            "order": list(orders_a) + list(orders_b),
+            "error_rate": np.linspace(0.1, 0.3, len(orders_a) + len(orders_b)),
+        }
+    )
+
+
+def test_paired_ttest_raises_on_absent_names():
+    df = _two_methods()
+    with pytest.raises(ValueError, match=r"'C'.*not in the 'method' column.*'A', 'B'"):
+        ex.paired_ttest(df, "A", "C")
+    with pytest.raises(ValueError, match=r"'X', 'Y'.*not in the 'method' column"):
+        ex.paired_ttest(df, "X", "Y")
+
+
+def test_paired_ttest_raises_on_fewer_than_two_orders():
+    with pytest.raises(ValueError, match="at least two"):
+        ex.paired_ttest(_two_methods((0,), (0,)), "A", "B")
+
+
+def test_paired_ttest_raises_on_mismatched_orders():
+    with pytest.raises(ValueError, match="same orders"):
+        ex.paired_ttest(_two_methods((0, 1, 2, 3), (0, 1, 2, 4)), "A", "B")
+    with pytest.raises(ValueError, match="same orders"):
+        ex.paired_ttest(_two_methods((0, 1, 2, 3), (0, 1, 2)), "A", "B")
+    # the same order ids twice (e.g. two datasets in one table): the pairs are ambiguous
+    with pytest.raises(ValueError, match="repeat"):
+        ex.paired_ttest(_two_methods((0, 1, 0, 1), (0, 1, 0, 1)), "A", "B")
+
+
+# --------------------------------------------------------------------------- get_params and the generic repr
+
+
+def _all_learners():
+    from graphsel_lib.online import (
+        BBQ,
+        CMOG,
+        DGS,
+        MSG,
+        BBQEps,
+        MarginSampling,
+        RandomQueries,
+        Relaxation,
+    )
+    from graphsel_lib.online import reference as r
+    from graphsel_lib.online import reference_multiclass as rm
+    from graphsel_lib.online import reference_relaxation as rr
+
+    S = gs.load_dataset("karate").adjacency
+    return [
+        GPA(),
+        RandomSampling(0.3, seed=4),
+        OLLGC(0.1),
+        SSLGC(0.1, include_current=False),
+        OneVsRest(partial(SSLGC, mu=0.5), stacked=False),
+        CMOG(conservative=False),
+        MSG(2.0, 0.1, aggressive=False, seed=3),
+        BBQ(0.3),
+        BBQEps(0.1),
+        DGS(),
+        MarginSampling(CMOG(gamma=2.0), 0.1, seed=3),
+        RandomQueries(MSG(h=1.0), 0.5),
+        Relaxation(S, 3.0, kernel="push"),
+        r.ReferenceGPA(),
+        r.ReferenceRandomSampling(0.2),
+        r.ReferenceOLLGC(),
+        r.ReferenceSSLGC(include_current=False),
+        rm.ReferenceCMOG(conservative=False),
+        rm.ReferenceMSG(aggressive=False),
+        rm.ReferenceBBQ(),
+        rm.ReferenceBBQEps(0.1),
+        rm.ReferenceDGS(),
+        rr.ReferenceRelaxation(S, 3.0),
+    ]
+
+
+def test_get_params_reads_every_init_parameter_and_rebuilds_the_learner():
+    import inspect
+
+    learners = _all_learners()
+    for learner in learners:
+        init = type(learner).__init__
+        names = [] if init is object.__init__ else list(inspect.signature(init).parameters)[1:]
+        params = learner.get_params(deep=False)
+        assert list(params) == names, learner
+        twin = type(learner)(**params)
+        assert repr(twin) == repr(learner) and ex.learner_key(twin) == ex.learner_key(learner)
+    assert len({ex.learner_key(learner) for learner in learners}) == len(learners)
+    assert OneVsRest(partial(SSLGC, mu=0.5)).get_params()["make_binary_learner__mu"] == 0.5
+
+
+def test_generic_repr_names_the_class_and_every_parameter():
+    assert repr(_AlwaysPlusOneSSLGC(0.5)) == "_AlwaysPlusOneSSLGC(mu=0.5, kappa=0.4)"  # was "SSLGC(...)"
+    assert (
+        repr(OneVsRest(lambda: SSLGC(0.5), stacked=False))
+        == "OneVsRest(SSLGC(mu=0.5, kappa=0.4), stacked=False)"
+    )
+    from graphsel_lib.online.reference_multiclass import ReferenceCMOG
+
+    assert repr(ReferenceCMOG(conservative=False)).endswith("conservative=False)")  # was left out
+
+
+def test_learners_with_hidden_parameters_are_keyed_by_their_state():
+    class Forwarding(SSLGC):  # parameters hidden behind *args/**kwargs
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    class Hiding(SSLGC):  # ``shift`` kept under another name
+        def __init__(self, mu=1.0, shift=0.0):
+            super().__init__(mu)
+            self._offset = shift
+
+    assert ex.learner_key(Forwarding(0.1)) != ex.learner_key(Forwarding(1.0))
+    assert ex.learner_key(Hiding(shift=0.0)) != ex.learner_key(Hiding(shift=0.5))
+    assert repr(Hiding(0.5)) == "Hiding(mu=0.5, shift=?)"  # repr never raises (run() stores it in the Trace)
+    assert repr(Forwarding(0.5)).startswith("Forwarding(mu=0.5, kappa=0.4")
+    with pytest.raises(AttributeError, match="shift"):
+        Hiding().get_params()

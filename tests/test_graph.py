@@ -192,3 +192,147 @@ def test_bfs_ball_is_nested_connected_and_checked():
         gs.bfs_ball(S, 61, root=0)
     with pytest.raises(ValueError, match="root must be a node"):
         gs.bfs_ball(S, 3, root=60)
+
+
+# --------------------------------------------------------------------------- no silent wrong answers (issue 12)
+PATH4 = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype=float)
+
+
+@pytest.mark.parametrize("mark", [-1, np.nan, None])
+def test_from_adjacency_unlabelled_marks_are_dropped_with_a_warning(mark):
+    """-1, NaN and None mean "unlabelled" (before: -1 and NaN became real classes, None a TypeError)."""
+    labels = np.array([0, 1, 1, mark], dtype=object if mark is None else float)
+    with pytest.warns(gs.DataWarning, match=r"dropped 1 of 4 nodes that have no label"):
+        g = gs.Graph.from_adjacency(PATH4, labels)
+    assert g.n_nodes == 3 and g.class_names == ["0", "1"]
+    np.testing.assert_array_equal(g.labels, [0, 1, 1])
+
+
+def test_string_labels_with_none_are_unlabelled():
+    with pytest.warns(gs.DataWarning, match="no label"):
+        g = gs.Graph.from_edges([[0, 1], [1, 2], [2, 3]], ["a", "b", "a", None])
+    assert g.class_names == ["a", "b"] and g.n_nodes == 3
+
+
+@pytest.mark.parametrize("bad", [0.5, 2.7, -2, np.inf])
+def test_from_adjacency_refuses_non_integer_labels(bad):
+    """0.5 used to become a class "0.5"; now the error names the value and the node."""
+    with pytest.raises(ValueError, match=rf"{bad!r}.*node\(s\) 2"):
+        gs.Graph.from_adjacency(PATH4, np.array([0, 1, bad, 1], dtype=float))
+
+
+def test_graph_constructor_needs_every_label():
+    with pytest.raises(ValueError, match=r"every node a class.*unlabelled.*node\(s\) 1"):
+        gs.Graph(PATH4, np.array([0, -1, 1, 0]))
+    with pytest.raises(ValueError, match="unlabelled"):
+        gs.check_labels([0, np.nan, 1], 3)
+
+
+def test_edge_list_in_both_directions_counts_each_edge_once():
+    """np.argwhere(A) / PyG give i j and j i: each weight used to be doubled."""
+    A = np.array([[0, 2.0, 0], [2.0, 0, 3.0], [0, 3.0, 0]])
+    edges = np.argwhere(A)
+    with pytest.warns(gs.DataWarning, match=r"2 edge\(s\) are listed in both directions.*kept one weight"):
+        g = gs.Graph.from_edges(edges, [0, 1, 0], weights=A[edges[:, 0], edges[:, 1]])
+    np.testing.assert_array_equal(g.adjacency.toarray(), A)
+    with pytest.warns(gs.DataWarning, match="both directions"):
+        g = gs.Graph.from_edges(edges, [0, 1, 0])
+    assert set(g.adjacency.data) == {1.0}
+
+
+def test_repeated_edges_are_summed_with_a_warning():
+    with pytest.warns(
+        gs.DataWarning, match=r"1 edge\(s\) are listed more than once \(e.g. \{0, 1\}\).*added"
+    ):
+        g = gs.Graph.from_edges([[0, 1], [0, 1], [1, 2]], [0, 1, 0])
+    assert g.adjacency[0, 1] == 2.0 and g.adjacency[1, 2] == 1.0
+    # both directions with different weights: the same undirected edge twice, summed
+    with pytest.warns(gs.DataWarning, match="more than once"):
+        g = gs.Graph.from_edges([[0, 1], [1, 0], [1, 2]], [0, 1, 0], weights=[2.0, 3.0, 1.0])
+    assert g.adjacency[0, 1] == g.adjacency[1, 0] == 5.0
+    with pytest.warns(gs.DataWarning, match="directed edge"):
+        gs.Graph.from_edges([[0, 1], [0, 1], [1, 2]], [0, 1, 0], directed=True)
+
+
+def test_edge_list_without_duplicates_gives_no_warning(rng):
+    import warnings
+
+    S = random_connected_graph(rng, 30)
+    C = sp.triu(S, k=1).tocoo()
+    flip = rng.random(C.nnz) < 0.5  # any mix of directions
+    edges = np.where(flip[:, None], np.c_[C.col, C.row], np.c_[C.row, C.col])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = gs.Graph.from_edges(edges, np.arange(30) % 3, weights=C.data)
+    assert (g.adjacency != S).nnz == 0
+
+
+def test_tiny_one_directional_weights_are_not_symmetric():
+    """The symmetry tolerance is relative: before, weights <= 1e-10 given one way passed."""
+    S = np.array([[0, 1e-12, 0], [0, 0, 1e-12], [0, 0, 0]])
+    with pytest.raises(ValueError, match=r"not symmetric.*S\[0, 1\] = 1e-12 but S\[1, 0\] = 0"):
+        gs.check_adjacency(S)
+    with pytest.raises(ValueError, match="not symmetric"):
+        gs.Graph.from_adjacency(S, [0, 1, 0])
+    gs.check_adjacency(S + S.T)  # tiny but symmetric: fine
+    gs.check_adjacency(np.array([[0, 1.0], [1.0 + 1e-13, 0]]))  # rounding in the last bits: fine
+
+
+def test_complex_matrix_is_refused_not_truncated():
+    """Before: from_adjacency dropped the imaginary part with only a ComplexWarning."""
+    S = (PATH4 * (1 + 1j)).astype(complex)
+    with pytest.raises(TypeError, match="complex"):
+        gs.Graph.from_adjacency(S, [0, 1, 1, 0])
+    with pytest.raises(TypeError, match="complex"):
+        gs.check_adjacency(sp.csr_matrix(S))
+
+
+def test_graph_passed_for_a_matrix_says_pass_adjacency():
+    g = gs.load_dataset("karate")
+    for f in (gs.laplacian, gs.check_adjacency, gs.cut_size):
+        with pytest.raises(TypeError, match=r"Graph object; pass .*g\.adjacency"):
+            f(g) if f is not gs.cut_size else f(g, g.labels)
+    with pytest.raises(TypeError, match=r"g\.adjacency"):
+        gs.Graph.from_adjacency(g, g.labels)
+
+
+def test_from_edges_checks_sizes_before_allocating():
+    """n_nodes=10**9+1 used to allocate ~24 GB before the label length was checked."""
+    with pytest.raises(ValueError, match=r"n_nodes=1000000001 but labels has length 3"):
+        gs.Graph.from_edges([[0, 1], [1, 2]], [0, 1, 0], n_nodes=10**9 + 1)
+    with pytest.raises(TypeError, match="n_nodes must be an integer"):
+        gs.Graph.from_edges([[0, 1], [1, 2]], [0, 1, 0], n_nodes=3.0)
+
+
+def test_too_few_labels_is_named():
+    """Before: "edge endpoints must be in 0..2", with no word about the labels."""
+    with pytest.raises(ValueError, match=r"found node 3 \(labels has length 3: give one label per node\)"):
+        gs.Graph.from_edges([[0, 1], [1, 2], [2, 3]], [0, 1, 0])
+
+
+def test_features_with_wrong_rows_is_named():
+    """Before: an IndexError from features[keep]."""
+    with pytest.raises(ValueError, match=r"features must have 4 rows \(one per node\), got shape \(3, 2\)"):
+        gs.Graph.from_adjacency(PATH4, [0, 1, 1, 0], features=np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="features must have 4 rows"):
+        gs.Graph.from_adjacency(PATH4, [0, 1, 1, 0], features=np.zeros((5, 2)), lcc=False)
+
+
+def test_lcc_reduction_warns_with_counts_and_vanished_classes():
+    """Before: nodes and whole classes disappeared without a word."""
+    S = sp.block_diag(
+        [nx.to_scipy_sparse_array(nx.path_graph(5)), nx.to_scipy_sparse_array(nx.path_graph(2))]
+    )
+    labels = ["a", "b", "a", "b", "a", "c", "c"]
+    with pytest.warns(
+        gs.DataWarning, match=r"largest of 2 connected components: dropped 2 of 7 nodes.*\['c'\]"
+    ):
+        g = gs.Graph.from_adjacency(S, labels, name="toy")
+    assert g.n_nodes == 5 and g.class_names == ["a", "b"]
+    # one zero-weight edge is no edge: the graph falls apart, and says so
+    A = nx.to_numpy_array(nx.path_graph(6))
+    A[2, 3] = A[3, 2] = 0.0
+    with pytest.warns(gs.DataWarning, match="dropped 3 of 6 nodes"):
+        gs.Graph.from_adjacency(A, [0, 0, 0, 1, 1, 1])
+    with pytest.raises(ValueError, match="disconnected"):
+        gs.Graph.from_adjacency(A, [0, 0, 0, 1, 1, 1], lcc=False)

@@ -352,3 +352,11 @@ def test_only_exact_types_are_stacked():
     ovr = OneVsRest(lambda: SSLGC(0.5))
     run(ovr, M, y)
     assert ovr.learners is None and ovr.stack is not None
+
+
+def test_booleans_and_strings_are_not_numbers():
+    """``float(True)`` and ``float("0.1")`` used to pass as hyper-parameters."""
+    for make in (OLLGC, SSLGC, lambda v: SSLGC(1.0, v), RandomSampling):
+        for bad in (True, "0.1"):
+            with pytest.raises(TypeError, match="must be a"):
+                make(bad)

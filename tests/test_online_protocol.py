@@ -231,3 +231,18 @@ def test_inputs_are_not_modified_and_memory_order_does_not_matter(data):
     np.testing.assert_array_equal(order, o0)
     np.testing.assert_array_equal(a.scores, b.scores)
     np.testing.assert_array_equal(a.queried, b.queried)
+
+
+def test_non_integer_n_classes_raises_instead_of_truncating(data):
+    """``n_classes=2.7`` used to run as K = 2."""
+    M, _, classes = data
+    for bad in (2.7, 3.0, True):
+        with pytest.raises(TypeError, match="n_classes must be an integer"):
+            run(OneVsRest(GPA), M, classes, n_classes=bad)
+    assert run(OneVsRest(GPA), M, classes, n_classes=np.int64(3)).scores.shape == (50, 3)
+
+
+def test_complex_features_are_refused(data):
+    M, y, _ = data
+    with pytest.raises(TypeError, match="complex values"):
+        run(GPA(), M.astype(complex), y)

@@ -255,3 +255,22 @@ def test_numba_backend_without_numba_raises(rng, monkeypatch):
     with pytest.raises(ValueError, match="numba"):
         rel.Pusher(S, backend="numba")
     assert rel.Pusher(S, backend="auto").backend == "python"
+
+
+def test_tau0_errors_name_tau0_and_come_first(rng, monkeypatch):
+    """``Relaxation(tau0=-1)`` used to compute the kernel, then say "beta must be ..."."""
+    import graphsel_lib.online.relaxation as rel
+
+    S = random_connected_graph(rng, 10)
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the kernel was computed before tau0 was checked")
+
+    monkeypatch.setattr(rel, "relaxation_kernel", boom)
+    for bad in (-1, 0.0, np.nan):
+        with pytest.raises(ValueError, match="tau0 must be a positive finite number"):
+            Relaxation(S, 1.0, tau0=bad)
+    with pytest.raises(TypeError, match="tau0 must be a positive number"):
+        Relaxation(S, 1.0, tau0=True)
+    with pytest.raises(TypeError, match="max_dense_nodes must be an integer"):
+        Relaxation(S, 1.0, max_dense_nodes=10.5)

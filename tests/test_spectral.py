@@ -156,3 +156,13 @@ def test_shift_invert_does_not_miss_repeated_eigenvalues():
         emb = gs.spectral_embedding(S, d, method="shift-invert", cache=False)
     np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
     assert n > d
+
+
+def test_unwritable_cache_warns_and_returns_the_embedding(random_graphs, tmp_path):
+    S = random_graphs[5]
+    truth = gs.spectral_embedding(S, 4, cache=False)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("in the way")
+    with pytest.warns(RuntimeWarning, match="not cached"):
+        emb = gs.spectral_embedding(S, 4, cache_dir=blocker / "spectral")
+    np.testing.assert_array_equal(truth.eigenvectors, emb.eigenvectors)

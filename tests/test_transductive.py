@@ -369,3 +369,51 @@ def test_bad_options():
         T.harmonic(S, [0, 1], [0, 1], cmn=True, class_prior=[1.0])
     with pytest.raises(ValueError, match="non-negative"):
         T.harmonic(S, [0, 1], [0, 1], cmn=True, class_prior=[1.0, -1.0])
+
+
+# --------------------------------------------------------------------------- no silent wrong answers (issue 12)
+@pytest.mark.parametrize("method", ["llgc", "harmonic"])
+def test_nan_and_none_mark_unlabelled_nodes_like_minus_one(method):
+    """One convention everywhere: -1, NaN and None are "unlabelled" (NaN and None used to raise)."""
+    S = nx.to_scipy_sparse_array(nx.path_graph(5))
+    kw = {"mu": 1.0} if method == "llgc" else {}
+    ref = getattr(T, method)(S, [0, -1, -1, -1, 1], [0, 4], **kw)
+    for y in ([0, np.nan, np.nan, np.nan, 1], [0, None, None, None, 1], [0, -1, None, np.nan, 1]):
+        np.testing.assert_array_equal(getattr(T, method)(S, y, [0, 4], **kw), ref)
+    with pytest.raises(ValueError, match=r"y\[2\] = -1 \(an unlabelled mark"):
+        getattr(T, method)(S, [0, None, None, None, 1], [0, 2, 4], **kw)
+
+
+@pytest.mark.parametrize("bad", [0.5, 2.7, -2])
+def test_non_integer_label_is_named_even_where_unused(bad):
+    S = nx.to_scipy_sparse_array(nx.path_graph(4))
+    with pytest.raises(ValueError, match=rf"{bad!r} at node\(s\) 2"):
+        T.llgc(S, np.array([0, 1, bad, 1], dtype=float), [0, 1], 1.0)
+
+
+def test_llgc_warns_about_a_component_without_labels():
+    """Before: the component's rows were 0 and argmax silently said class 0 there."""
+    S = sp.block_diag(
+        [nx.to_scipy_sparse_array(nx.path_graph(3)), nx.to_scipy_sparse_array(nx.path_graph(2))]
+    )
+    with pytest.warns(
+        gs.DataWarning, match=r"1 of the 2 connected components \(2 node\(s\); first nodes \[3\]\)"
+    ):
+        F = T.llgc(S, [0, 1, 0, 1, 1], [0, 1], 1.0)
+    np.testing.assert_array_equal(F[3:], 0)
+
+
+@pytest.mark.parametrize("method", ["llgc", "harmonic"])
+def test_class_without_labelled_node_is_named(method):
+    """Before: class 2 silently got a zero column and was never predicted."""
+    S = nx.to_scipy_sparse_array(nx.path_graph(4))
+    kw = {"mu": 1.0} if method == "llgc" else {}
+    with pytest.warns(gs.DataWarning, match=r"class\(es\) \[2\] of K = 3 have no labelled node"):
+        F = getattr(T, method)(S, [0, 1, 2, 1], [0, 1], **kw)
+    assert F.shape == (4, 3) and not F[:, 2].any()
+
+
+def test_graph_instead_of_matrix_says_pass_adjacency():
+    g = gs.load_dataset("karate")
+    with pytest.raises(TypeError, match=r"pass its weight matrix, e\.g\. g\.adjacency"):
+        T.llgc(g, g.labels, [0, 33], 1.0)

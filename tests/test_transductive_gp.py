@@ -463,3 +463,15 @@ def test_match_class_proportions():
     assert np.array_equal(lab, _greedy_twin(P, counts))
     with pytest.raises(ValueError, match="proportions"):
         match_class_proportions(P, [1, 2])
+
+
+def test_inverse_kernel_symmetry_is_the_library_check():
+    """``K^-1`` goes through the one symmetric-matrix check: relative tolerance, Graph refused."""
+    A, y, lab = _problem(16)
+    Kinv = gp_kernel_inverse(A, 0.1).toarray()
+    j = int(np.flatnonzero(Kinv[0] == 0)[0])
+    Kinv[0, j] = 1e-12  # one direction only: not symmetric, however small
+    with pytest.raises(ValueError, match=rf"S_or_Kinv is not symmetric.*S_or_Kinv\[0, {j}\]"):
+        transductive_gp(Kinv, y, lab, kind="kinv")
+    with pytest.raises(TypeError, match="complex"):
+        transductive_gp(A.astype(complex), y, lab)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._params import Params
 from .protocol import check_learner
 
 __all__ = ["OneVsRest"]
 
 
-class OneVsRest:
+class OneVsRest(Params):
     """K independent binary learners, one per class, on one stream.
 
     Parameters
@@ -56,6 +57,7 @@ class OneVsRest:
 
     multiclass = True
     record_keys = ("binary_predictions", "binary_queried")
+    _factory_examples = {"make_binary_learner": "_sample"}  # repr and cache keys show the learner it builds
 
     def __init__(self, make_binary_learner, *, stacked=True):
         if not callable(make_binary_learner):
@@ -65,7 +67,7 @@ class OneVsRest:
             raise TypeError(f"OneVsRest needs binary learners, {sample!r} is multiclass")
         self.make_binary_learner = make_binary_learner
         self.stacked = bool(stacked)
-        self._name = repr(sample)
+        self._sample = sample
 
     def reset(self, d, n_classes, rng):
         K = int(n_classes)
@@ -132,6 +134,3 @@ class OneVsRest:
         for k in self._classes:
             if queried[k]:
                 self._updates[k](x, 1 if y == k else -1, labels[k], infos[k])
-
-    def __repr__(self):
-        return f"OneVsRest({self._name}{'' if self.stacked else ', stacked=False'})"

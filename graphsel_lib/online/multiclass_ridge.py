@@ -34,8 +34,10 @@ import math
 import numpy as np
 from scipy.linalg.blas import dsymv, dsyr
 
+from .._validation import check_positive, check_probability, check_seed
+from ._params import Params
 from .protocol import learner_rng
-from .ridge import RidgeState, _check_positive
+from .ridge import RidgeState
 
 __all__ = ["CMOG", "MSG", "BBQ", "BBQEps", "DGS", "top_two", "definition1_target", "TARGETS"]
 
@@ -46,19 +48,6 @@ def _check_targets(targets):
     if targets not in TARGETS:
         raise ValueError(f"targets must be one of {TARGETS}, got {targets!r}")
     return targets
-
-
-def _check_probability(name, value):
-    value = float(value)
-    if not (0.0 < value < 1.0):
-        raise ValueError(f"{name} must be in (0, 1), got {value}")
-    return value
-
-
-def _check_seed(seed):
-    if seed is not None:
-        np.random.default_rng(seed)  # raises TypeError/ValueError for an unusable seed
-    return seed
 
 
 def top_two(s):
@@ -89,7 +78,7 @@ def definition1_target(f, y):
     return z
 
 
-class _SharedRidge:
+class _SharedRidge(Params):
     """One ``RidgeState`` with K outputs, reset per pass (base of the learners below)."""
 
     multiclass = True
@@ -159,7 +148,7 @@ class CMOG(_SharedRidge):
     """
 
     def __init__(self, gamma=1.0, targets="definition1", *, conservative=True):
-        self.gamma = _check_positive("gamma", gamma)
+        self.gamma = check_positive(gamma, "gamma")
         self.targets = _check_targets(targets)
         self.conservative = bool(conservative)
 
@@ -178,10 +167,6 @@ class CMOG(_SharedRidge):
     def update(self, x, y, label, info):
         if label != y or not self.conservative:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])
-
-    def __repr__(self):
-        extra = "" if self.conservative else ", conservative=False"
-        return f"CMOG(gamma={self.gamma!r}, targets={self.targets!r}{extra})"
 
 
 class MSG(CMOG):
@@ -238,8 +223,8 @@ class MSG(CMOG):
         self.aggressive = bool(aggressive)
         if h is None:
             raise ValueError("MSG needs the query parameter h > 0 (yang2016 tunes it on {1e-4, ..., 1})")
-        self.h = _check_positive("h", h)
-        self.seed = _check_seed(seed)
+        self.h = check_positive(h, "h")
+        self.seed = check_seed(seed)
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
@@ -269,10 +254,6 @@ class MSG(CMOG):
     def update(self, x, y, label, info):
         if (self.aggressive and info["aggressive"]) or label != y:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])
-
-    def __repr__(self):
-        extra = "" if self.aggressive else ", aggressive=False"
-        return f"MSG(gamma={self.gamma!r}, h={self.h!r}, targets={self.targets!r}{extra}, seed={self.seed!r})"
 
 
 # --------------------------------------------------------------------------- baselines (yang2016 refs [1], [5], [11])
@@ -319,11 +300,8 @@ class BBQ(_OneHotRidge):
     """
 
     def __init__(self, kappa=0.4, gamma=1.0):
-        kappa = float(kappa)
-        if not (np.isfinite(kappa) and kappa >= 0):
-            raise ValueError(f"kappa must be a finite non-negative number, got {kappa}")
-        self.kappa = kappa
-        self.gamma = _check_positive("gamma", gamma)
+        self.kappa = check_positive(kappa, "kappa", allow_zero=True)
+        self.gamma = check_positive(gamma, "gamma")
 
     def wants_label(self, x, t, info):
         u, v = self.state.variance(x)
@@ -331,9 +309,6 @@ class BBQ(_OneHotRidge):
         threshold = t ** (-self.kappa)
         info.update(u=u, v=v, r=r, threshold=threshold)
         return r > threshold
-
-    def __repr__(self):
-        return f"BBQ(kappa={self.kappa!r}, gamma={self.gamma!r})"
 
 
 class BBQEps(_OneHotRidge):
@@ -379,9 +354,9 @@ class BBQEps(_OneHotRidge):
     """
 
     def __init__(self, eps, delta=0.1, gamma=1.0):
-        self.eps = _check_positive("eps", eps)
-        self.delta = _check_probability("delta", delta)
-        self.gamma = _check_positive("gamma", gamma)
+        self.eps = check_positive(eps, "eps")
+        self.delta = check_probability(delta, "delta", low_open=True, high_open=True)
+        self.gamma = check_positive(gamma, "gamma")
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
@@ -400,9 +375,6 @@ class BBQEps(_OneHotRidge):
     def update(self, x, y, label, info):
         super().update(x, y, label, info)
         self._C = dsyr(1.0, x, a=self._C, overwrite_a=True)
-
-    def __repr__(self):
-        return f"BBQEps(eps={self.eps!r}, delta={self.delta!r}, gamma={self.gamma!r})"
 
 
 class DGS(_OneHotRidge):
@@ -441,8 +413,8 @@ class DGS(_OneHotRidge):
     """
 
     def __init__(self, delta=0.1, gamma=1.0):
-        self.delta = _check_probability("delta", delta)
-        self.gamma = _check_positive("gamma", gamma)
+        self.delta = check_probability(delta, "delta", low_open=True, high_open=True)
+        self.gamma = check_positive(gamma, "gamma")
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
@@ -464,6 +436,3 @@ class DGS(_OneHotRidge):
             self.state.w -= np.outer(u / v, excess)  # projection: every score into [-1, 1]
         super().update(x, y, label, info)
         self.sum_r += v / (1.0 + v)
-
-    def __repr__(self):
-        return f"DGS(delta={self.delta!r}, gamma={self.gamma!r})"

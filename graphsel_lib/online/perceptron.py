@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_probability
+from ._params import Params
 from .protocol import learner_rng
 
 __all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "row_scores"]
@@ -37,7 +39,7 @@ def row_scores(W, x):
     return _einsum("kd,d->k", W, x).tolist()
 
 
-class GPA:
+class GPA(Params):
     """Graph Perceptron Algorithm (Herbster & Pontil 2006; gu2013's baseline).
 
     Binary labels -1/+1. Queries every label; updates only on mistakes.
@@ -76,9 +78,6 @@ class GPA:
         None for subclasses (e.g. :class:`RandomSampling`): their rules differ.
         """
         return GPAOneVsRest() if type(self) is GPA else None
-
-    def __repr__(self):
-        return "GPA()"
 
 
 class GPAOneVsRest:
@@ -134,10 +133,7 @@ class RandomSampling(GPA):
     """
 
     def __init__(self, p, seed=None):
-        p = float(p)
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"query probability p must be in [0, 1], got {p}")
-        self.p = p
+        self.p = check_probability(p, "query probability p")
         self.seed = seed
 
     def reset(self, d, n_classes, rng):
@@ -146,6 +142,3 @@ class RandomSampling(GPA):
 
     def wants_label(self, x, t, info):
         return self.rng.random() < self.p
-
-    def __repr__(self):
-        return f"RandomSampling(p={self.p!r}, seed={self.seed})"

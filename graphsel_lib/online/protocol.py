@@ -68,6 +68,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validation import as_real_matrix, check_integer
+
 try:  # BLAS threads only slow down the d ≈ 100 operations of one round
     from threadpoolctl import threadpool_limits
 except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
@@ -195,19 +197,10 @@ def learner_rng(seed, fallback):
 def _check_inputs(M, y, order, multiclass, n_classes, seed):
     if not hasattr(M, "shape") and not isinstance(M, (list, tuple)):
         raise TypeError(f"M must be a 2-D array of shape (d, n), got {type(M).__name__}")
-    M = np.asarray(M)
-    if M.dtype == object or not (np.issubdtype(M.dtype, np.number) or M.dtype == bool):
-        raise TypeError(f"M must be a real numeric array, got dtype {M.dtype}")
-    if np.iscomplexobj(M):
-        raise TypeError("M must be real, got a complex array")
-    if M.ndim != 2:
-        raise ValueError(f"M must be 2-D of shape (d, n) (column t is m_t), got shape {M.shape}")
+    M = as_real_matrix(M, "M (shape (d, n), column t is m_t)", sparse=False, copy=False)
     d, n = M.shape
     if d == 0 or n == 0:
         raise ValueError(f"M must be non-empty, got shape {M.shape}")
-    M = M.astype(np.float64, copy=False)
-    if not np.all(np.isfinite(M)):
-        raise ValueError("M contains NaN or infinite entries")
 
     y = np.asarray(y)
     if y.ndim != 1:
@@ -222,7 +215,7 @@ def _check_inputs(M, y, order, multiclass, n_classes, seed):
     if multiclass:
         if y.min() < 0:
             raise ValueError(f"a multiclass learner needs labels 0..K-1, found {y.min()}")
-        K = int(y.max()) + 1 if n_classes is None else int(n_classes)
+        K = int(y.max()) + 1 if n_classes is None else check_integer(n_classes, "n_classes")
         if K < 2:
             raise ValueError(f"a multiclass learner needs at least 2 classes, got K = {K}")
         if y.max() >= K:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._params import Params
 from .protocol import learner_rng
 
 __all__ = ["ReferenceGPA", "ReferenceRandomSampling", "ReferenceOLLGC", "ReferenceSSLGC"]
@@ -20,7 +21,7 @@ def _sign(s):
     return 1 if s >= 0 else -1
 
 
-class ReferenceGPA:
+class ReferenceGPA(Params):
     """Herbster–Pontil's kernel perceptron, in its kernel form.
 
     ``ŷ_t = sign(Σ_{s ∈ mistakes} y_s K(s, t))`` with ``K(s, t) = m_sᵀ m_t``
@@ -45,9 +46,6 @@ class ReferenceGPA:
             self.support = np.vstack([self.support, x])
             self.alpha = np.append(self.alpha, y)
 
-    def __repr__(self):
-        return "ReferenceGPA()"
-
 
 class ReferenceRandomSampling(ReferenceGPA):
     """:class:`ReferenceGPA` querying each label with probability ``p`` (one uniform per round)."""
@@ -63,11 +61,8 @@ class ReferenceRandomSampling(ReferenceGPA):
     def wants_label(self, x, t, info):
         return self.rng.random() < self.p
 
-    def __repr__(self):
-        return f"ReferenceRandomSampling(p={self.p!r}, seed={self.seed})"
 
-
-class ReferenceOLLGC:
+class ReferenceOLLGC(Params):
     """gu2013 Alg. 1 as printed: keep ``A`` and ``b``, solve ``A w = b`` each round.
 
     Initialize ``A_0 = µI, b_0 = 0``. Predict ``ŷ_t = sign(w_{t-1}ᵀ m_t)`` with
@@ -97,9 +92,6 @@ class ReferenceOLLGC:
             self.A = self.A + np.outer(x, x)
             self.b = self.b + y * x
 
-    def __repr__(self):
-        return f"ReferenceOLLGC(mu={self.mu!r})"
-
 
 class ReferenceSSLGC(ReferenceOLLGC):
     """gu2013 Alg. 2 as printed: query iff ``r_t > t^{-κ}``; update on queried mistakes.
@@ -119,6 +111,3 @@ class ReferenceSSLGC(ReferenceOLLGC):
         info["r"] = r
         info["threshold"] = t ** (-self.kappa)
         return r > t ** (-self.kappa)
-
-    def __repr__(self):
-        return f"ReferenceSSLGC(mu={self.mu!r}, kappa={self.kappa!r}, include_current={self.include_current})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._params import Params
 from .protocol import learner_rng
 
 __all__ = ["ReferenceCMOG", "ReferenceMSG", "ReferenceBBQ", "ReferenceBBQEps", "ReferenceDGS"]
@@ -25,7 +26,7 @@ def _second(f, first):
     return int(np.argmax(g))
 
 
-class ReferenceCMOG:
+class ReferenceCMOG(Params):
     """yang2016 Alg. 1: ``f_t = B_{t-1}ᵀ (A_{t-1} + m mᵀ)^{-1} m``; on a mistake ``A += m mᵀ, B += m y_tᵀ``."""
 
     multiclass = True
@@ -64,9 +65,6 @@ class ReferenceCMOG:
         if label != y or not self.conservative:  # conservative=False: every round (fully supervised RLS)
             self.learn(x, y, info["score"])
 
-    def __repr__(self):
-        return f"ReferenceCMOG(gamma={self.gamma!r}, targets={self.targets!r})"
-
 
 class ReferenceMSG(ReferenceCMOG):
     """yang2016 Alg. 2: ``r = mᵀA_{t-1}^{-1}m``, ``Θ = ½Δ² + 2Δ − K r/(1+r)``; aggressive if ``Θ < 0``."""
@@ -103,13 +101,8 @@ class ReferenceMSG(ReferenceCMOG):
         if (self.aggressive and info["aggressive"]) or label != y:  # aggressive=False: Thm. 3's sampler
             self.learn(x, y, info["score"])
 
-    def __repr__(self):
-        return (
-            f"ReferenceMSG(gamma={self.gamma!r}, h={self.h!r}, targets={self.targets!r}, seed={self.seed!r})"
-        )
 
-
-class ReferenceBBQ:
+class ReferenceBBQ(Params):
     """Multiclass BBQ: ``p = (A^{-1}B)ᵀ m``; query iff ``mᵀ(A + m mᵀ)^{-1} m > t^{-κ}``; ``A += m mᵀ, B += m e_yᵀ``."""
 
     multiclass = True
@@ -136,9 +129,6 @@ class ReferenceBBQ:
     def update(self, x, y, label, info):
         self.A = self.A + np.outer(x, x)
         self.B = self.B + np.outer(x, np.eye(self.K)[y])
-
-    def __repr__(self):
-        return f"ReferenceBBQ(kappa={self.kappa!r}, gamma={self.gamma!r})"
 
 
 class ReferenceBBQEps(ReferenceBBQ):
@@ -168,11 +158,8 @@ class ReferenceBBQEps(ReferenceBBQ):
         super().update(x, y, label, info)
         self.S = np.column_stack([self.S, x])
 
-    def __repr__(self):
-        return f"ReferenceBBQEps(eps={self.eps!r}, delta={self.delta!r}, gamma={self.gamma!r})"
 
-
-class ReferenceDGS:
+class ReferenceDGS(Params):
     """Multiclass DGS: ``θ² = v(1 + 4Σ + 36 ln(t/δ))``, query iff the clipped top-two gap ``≤ 2θ``;
     on a query project every score into [−1, 1], then ``W = (A + m mᵀ)^{-1}(A W' + m e_yᵀ)``."""
 
@@ -210,6 +197,3 @@ class ReferenceDGS:
         self.W = np.linalg.solve(A_new, self.A @ W_proj + np.outer(x, np.eye(self.K)[y]))
         self.sum_r += float(x @ np.linalg.solve(A_new, x))
         self.A = A_new
-
-    def __repr__(self):
-        return f"ReferenceDGS(delta={self.delta!r}, gamma={self.gamma!r})"

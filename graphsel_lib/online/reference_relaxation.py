@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._params import Params
+
 __all__ = ["ReferenceRelaxation", "reference_project_simplex", "reference_multiclass_hinge"]
 
 
@@ -56,7 +58,7 @@ def reference_multiclass_hinge(psi, y, q):
     return loss, grad
 
 
-class ReferenceRelaxation:
+class ReferenceRelaxation(Params):
     """The relaxation learner with a dense inverse and per-round recomputation.
 
     Same interface and node-id features as ``Relaxation`` (``kernel="exact"``).
@@ -77,7 +79,7 @@ class ReferenceRelaxation:
         Dm = np.diag(1.0 / np.sqrt(d))
         L_sym = np.eye(n) - Dm @ S @ Dm
         self.K = np.linalg.inv(L_sym / (2.0 * beta) + np.eye(n) / (2.0 * n))
-        self.n, self.beta = n, beta
+        self.S, self.n, self.beta = S, n, beta
         if tau0 == "trace":
             self.tau0 = float(np.trace(self.K))
         elif tau0 == "bound":
@@ -108,6 +110,3 @@ class ReferenceRelaxation:
         self.G[:, info["node"]] = g
         self.seen.append(info["node"])
         info["loss"] = loss
-
-    def __repr__(self):
-        return f"ReferenceRelaxation(beta={self.beta!r})"

@@ -91,7 +91,6 @@ that optional package is importable (:class:`Pusher`, identical results).
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections import deque
 
@@ -99,7 +98,9 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .._validation import check_integer, check_positive, check_probability
 from ..graph import check_adjacency
+from ._params import Params
 
 __all__ = [
     "Relaxation",
@@ -122,7 +123,7 @@ KERNELS = ("exact", "push")
 
 def node_ids(n):
     """The (1, n) float feature matrix ``[[0, 1, ..., n-1]]`` that :class:`Relaxation` reads node ids from."""
-    n = int(n)
+    n = check_integer(n, "n")
     if n < 1:
         raise ValueError(f"n must be a positive number of nodes, got {n}")
     return np.arange(n, dtype=np.float64)[None, :]
@@ -236,13 +237,7 @@ def _check_graph(S):
 
 
 def _check_beta(beta):
-    try:
-        beta = float(beta)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"beta must be a number, got {type(beta).__name__}") from exc
-    if not (math.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a finite positive number, got {beta}")
-    return beta
+    return check_positive(beta, "beta")
 
 
 def _kernel_inverse(S, deg, beta):
@@ -469,12 +464,9 @@ def ppr_push(S, s, alpha, eps, *, backend="auto"):
         The non-zero entries of ``x`` (``nodes`` sorted).
     """
     S, deg = _check_graph(S)
-    alpha, eps = float(alpha), float(eps)
-    if not 0 < alpha <= 1:
-        raise ValueError(f"alpha must be in (0, 1], got {alpha}")
-    if not (math.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps must be a finite positive number, got {eps}")
-    s = int(s)
+    alpha = check_probability(alpha, "alpha", low_open=True)
+    eps = check_positive(eps, "eps")
+    s = check_integer(s, "s (the source node)")
     if not 0 <= s < S.shape[0]:
         raise ValueError(f"source node must be in 0..{S.shape[0] - 1}, got {s}")
     return Pusher(S, backend=backend)(s, alpha, eps)
@@ -495,7 +487,7 @@ def push_kernel_column(S, u, beta, eps, *, backend="auto"):
 # --------------------------------------------------------------------------- the learner
 
 
-class Relaxation:
+class Relaxation(Params):
     r"""Relaxation-based multiclass online node classifier (Rakhlin–Sridharan 2017; FastONL 2023).
 
     See the module docstring for the kernel ``K = (L_sym/(2β) + I/(2n))^{-1}``,
@@ -561,19 +553,18 @@ class Relaxation:
         if kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
         self.kernel = kernel
-        self.eps = float(eps)
-        if not (math.isfinite(self.eps) and self.eps > 0):
-            raise ValueError(f"eps must be a finite positive number, got {eps}")
-        self.n = n = S.shape[0]
-        # a short digest of the graph, so that repr (the experiment cache key) tells graphs apart
-        h = hashlib.sha256()
-        for a in (S.indptr, S.indices, S.data):
-            h.update(np.ascontiguousarray(a).tobytes())
-        self.graph_id = h.hexdigest()[:12]
-        self.alpha = self.beta / (n + self.beta)
-        self.max_dense_nodes = int(max_dense_nodes)
+        self.eps = check_positive(eps, "eps")
         if tau0 is None:
             tau0 = "trace" if kernel == "exact" else "bound"
+        if isinstance(tau0, str):
+            if tau0 not in ("trace", "bound"):
+                raise ValueError(f"tau0 must be 'trace', 'bound' or a positive number, got {tau0!r}")
+        else:
+            tau0_value = check_positive(tau0, "tau0")  # checked before the kernel is computed
+        self.n = n = S.shape[0]
+        self.S, self.push_backend = S, push_backend  # read back by get_params (repr, cache keys)
+        self.alpha = self.beta / (n + self.beta)
+        self.max_dense_nodes = check_integer(max_dense_nodes, "max_dense_nodes", minimum=1)
         self.tau0 = tau0
         if kernel == "exact":
             self._K = relaxation_kernel(S, self.beta, max_nodes=self.max_dense_nodes)
@@ -586,12 +577,10 @@ class Relaxation:
                     self.tau0_value = float(np.trace(self._K))
                 else:
                     self.tau0_value = relaxation_kernel_trace(S, self.beta, max_nodes=self.max_dense_nodes)
-            elif tau0 == "bound":
-                self.tau0_value = 2.0 * float(n) ** 2
             else:
-                raise ValueError(f"tau0 must be 'trace', 'bound' or a positive number, got {tau0!r}")
+                self.tau0_value = 2.0 * float(n) ** 2
         else:
-            self.tau0_value = _check_beta(tau0)  # same rule: finite and > 0
+            self.tau0_value = tau0_value
 
     def node_features(self):
         """``node_ids(n)``: the feature matrix to run this learner on."""
@@ -654,10 +643,3 @@ class Relaxation:
         self.a += 2.0 * float(g @ info["v"]) + kuu * float(g @ g)
         self.tau -= kuu
         info["loss"] = loss
-
-    def __repr__(self):
-        extra = f", eps={self.eps!r}" if self.kernel == "push" else ""
-        return (
-            f"Relaxation(n={self.n}, graph={self.graph_id!r}, beta={self.beta!r}, kernel={self.kernel!r}{extra}, "
-            f"tau0={self.tau0!r})"
-        )

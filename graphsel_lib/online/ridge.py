@@ -30,16 +30,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg.blas import daxpy, dsymv, dsyr
 
+from .._validation import check_positive
+from ._params import Params
 from .perceptron import row_scores
 
 __all__ = ["RidgeState", "OLLGC", "SSLGC", "RidgeOneVsRest"]
-
-
-def _check_positive(name, value):
-    value = float(value)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite positive number, got {value}")
-    return value
 
 
 class RidgeState:
@@ -68,7 +63,7 @@ class RidgeState:
 
     def __init__(self, d, reg, n_outputs=None, *, out=None):
         self.d = int(d)
-        self.reg = _check_positive("reg", reg)
+        self.reg = check_positive(reg, "reg")
         # upper triangle of A^{-1} = I / reg; the strict lower triangle is never read
         self._Ainv = np.asfortranarray(np.eye(self.d) / self.reg)
         if out is None:
@@ -113,7 +108,7 @@ class RidgeState:
         return upper + np.triu(upper, 1).T
 
 
-class OLLGC:
+class OLLGC(Params):
     """Online Learning with Local and Global Consistency (gu2013 Alg. 1).
 
     ``A_0 = µI, b_0 = 0, w_0 = 0``; round t predicts ``ŷ_t = sign(w_{t-1}^T m_t)``
@@ -133,7 +128,7 @@ class OLLGC:
     multiclass = False
 
     def __init__(self, mu=1.0):
-        self.mu = _check_positive("mu", mu)
+        self.mu = check_positive(mu, "mu")
 
     def reset(self, d, n_classes, rng):
         self.state = RidgeState(d, self.mu)
@@ -156,9 +151,6 @@ class OLLGC:
         the stacked form would not know.
         """
         return RidgeOneVsRest(self) if type(self) in (OLLGC, SSLGC) else None
-
-    def __repr__(self):
-        return f"{type(self).__name__}(mu={self.mu!r})"
 
 
 class SSLGC(OLLGC):
@@ -202,10 +194,7 @@ class SSLGC(OLLGC):
 
     def __init__(self, mu=1.0, kappa=0.4, *, include_current=True):
         super().__init__(mu)
-        kappa = float(kappa)
-        if not (np.isfinite(kappa) and kappa >= 0):
-            raise ValueError(f"kappa must be a finite non-negative number, got {kappa}")
-        self.kappa = kappa
+        self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.include_current = bool(include_current)
 
     def query_rule(self, v, t):
@@ -220,10 +209,6 @@ class SSLGC(OLLGC):
         info["r"] = r
         info["threshold"] = threshold
         return r > threshold
-
-    def __repr__(self):
-        extra = "" if self.include_current else ", include_current=False"
-        return f"SSLGC(mu={self.mu!r}, kappa={self.kappa!r}{extra})"
 
 
 class RidgeOneVsRest:

@@ -26,15 +26,15 @@ scores are a point of the simplex (so ``Δ_t ∈ [0, 1]``).
 
 from __future__ import annotations
 
-import math
-
+from .._validation import check_positive, check_probability
+from ._params import Params
 from .multiclass_ridge import top_two
 from .protocol import check_learner, learner_rng
 
 __all__ = ["MarginSampling", "RandomQueries"]
 
 
-class _QueryRule:
+class _QueryRule(Params):
     """Wraps a multiclass learner: its ``predict`` and ``update``, our ``wants_label``."""
 
     multiclass = True
@@ -75,10 +75,7 @@ class MarginSampling(_QueryRule):
 
     def __init__(self, learner, b, *, seed=None):
         super().__init__(learner, seed)
-        b = float(b)
-        if not (b > 0 and math.isfinite(b)):
-            raise ValueError(f"b must be a finite positive number, got {b}")
-        self.b = b
+        self.b = check_positive(b, "b")
 
     def wants_label(self, x, t, info):
         f = info["score"]
@@ -87,9 +84,6 @@ class MarginSampling(_QueryRule):
         prob = self.b / (self.b + margin)
         info.update(margin=margin, prob=prob)
         return self.rng.random() < prob
-
-    def __repr__(self):
-        return f"MarginSampling({self.learner!r}, b={self.b!r}, seed={self.seed!r})"
 
 
 class RandomQueries(_QueryRule):
@@ -105,13 +99,7 @@ class RandomQueries(_QueryRule):
 
     def __init__(self, learner, p, *, seed=None):
         super().__init__(learner, seed)
-        p = float(p)
-        if not 0 < p <= 1:
-            raise ValueError(f"p must be in (0, 1], got {p}")
-        self.p = p
+        self.p = check_probability(p, "p", low_open=True)
 
     def wants_label(self, x, t, info):
         return self.rng.random() < self.p
-
-    def __repr__(self):
-        return f"RandomQueries({self.learner!r}, p={self.p!r}, seed={self.seed!r})"

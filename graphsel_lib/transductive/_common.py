@@ -3,9 +3,11 @@
 Every offline method takes the same three inputs:
 
 * ``S`` — a symmetric, non-negative weight matrix (dense or scipy sparse);
-* ``y`` — class labels ``0..K-1``, one per node (length ``n``); only the entries
-  at the labelled nodes are used, the others may hold anything integer
-  (``-1`` as in scikit-learn, or the true labels);
+* ``y`` — class labels ``0..K-1``, one per node (length ``n``), under the
+  library's convention (:mod:`graphsel_lib._validation`): ``-1``, ``NaN`` and
+  ``None`` mark an unlabelled node, any other entry must be an integer
+  ``>= 0`` (``0.5`` raises). Only the entries at the labelled nodes are used,
+  so the others may be unlabelled marks or the true labels;
 * ``labeled`` — the labelled nodes, as integer indices or as a boolean mask.
 
 :func:`check_problem` validates them once and returns a :class:`Problem`; the
@@ -23,6 +25,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse import csgraph
 
+from .._validation import UNLABELLED, DataWarning, check_class_labels, check_integer
 from ..graph import check_adjacency
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "check_targets",
     "check_every_class_labeled",
     "check_components_labeled",
+    "warn_unreached",
     "one_hot",
     "solve_spd",
 ]
@@ -149,20 +153,6 @@ def check_labeled(labeled, n):
     return idx
 
 
-def _check_y(y, n):
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be a 1-D array of length n_nodes={n}, got shape {y.shape}")
-    if y.dtype == bool or not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating)):
-        raise ValueError(f"y must hold integer class labels 0..K-1, got dtype {y.dtype}")
-    if np.issubdtype(y.dtype, np.floating):
-        if not np.all(np.isfinite(y)) or np.any(y != np.round(y)):
-            raise ValueError(
-                "y must hold integer class labels 0..K-1 (found non-integer or non-finite values)"
-            )
-    return y.astype(np.int64)
-
-
 def check_problem(S, y, labeled, *, n_classes=None):
     """Validate the inputs shared by every transductive method.
 
@@ -170,9 +160,10 @@ def check_problem(S, y, labeled, *, n_classes=None):
     ----------
     S : array-like or sparse matrix of shape (n_nodes, n_nodes)
         Symmetric, non-negative, finite weights (see :func:`graphsel_lib.check_adjacency`).
-    y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1``. Only ``y[labeled]`` is used to fit; the other entries
-        only matter for ``K`` when ``n_classes`` is not given.
+    y : array-like of shape (n_nodes,)
+        Labels ``0..K-1``; ``-1``, ``NaN`` or ``None`` mark unlabelled nodes.
+        Only ``y[labeled]`` is used to fit (it must hold real labels); the
+        other entries only matter for ``K`` when ``n_classes`` is not given.
     labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         Labelled nodes: distinct indices in ``0..n_nodes-1`` or a boolean mask.
     n_classes : int, optional
@@ -186,9 +177,11 @@ def check_problem(S, y, labeled, *, n_classes=None):
     Raises
     ------
     TypeError, ValueError
-        With a message naming the problem: bad ``S``, wrong lengths, no
-        labelled node, indices out of range or repeated, labels of labelled
-        nodes outside ``0..K-1``.
+        With a message naming the problem: bad ``S`` (a ``Graph`` instead of
+        ``g.adjacency``, complex values, ...), wrong lengths, no labelled node,
+        indices out of range or repeated, a label that is neither an integer
+        nor an unlabelled mark (``0.5``), labels of labelled nodes outside
+        ``0..K-1`` or unlabelled.
     """
     S = check_adjacency(S)
     return Problem(S, *check_targets(y, labeled, S.shape[0], n_classes=n_classes))
@@ -200,22 +193,19 @@ def check_targets(y, labeled, n, *, n_classes=None):
     The label part of :func:`check_problem`, for methods that do not take a
     weight matrix (e.g. :func:`graphsel_lib.transductive.loohl` takes features).
     """
-    y = _check_y(y, n)
+    y = check_class_labels(y, n, name="y", length=f"n_nodes={n}")
     idx = check_labeled(labeled, n)
     y_l = y[idx]
     if n_classes is None:
-        n_classes = int(y.max()) + 1
+        n_classes = max(int(y.max()) + 1, 1)
     else:
-        if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, (int, np.integer)):
-            raise TypeError(f"n_classes must be an integer, got {n_classes!r}")
-        n_classes = int(n_classes)
-        if n_classes < 1:
-            raise ValueError(f"n_classes must be >= 1, got {n_classes}")
+        n_classes = check_integer(n_classes, "n_classes", minimum=1)
     bad = np.flatnonzero((y_l < 0) | (y_l >= n_classes))
     if bad.size:
         node = idx[bad[0]]
+        what = " (an unlabelled mark: -1, NaN or None)" if y_l[bad[0]] == UNLABELLED else ""
         raise ValueError(
-            f"labels of labelled nodes must be in 0..{n_classes - 1}, found y[{node}] = {y_l[bad[0]]}"
+            f"labels of labelled nodes must be in 0..{n_classes - 1}, found y[{node}] = {y_l[bad[0]]}{what}"
         )
     return idx, y_l, n_classes
 
@@ -251,6 +241,44 @@ def check_components_labeled(problem):
             f"{orphan.size} of the {n_comp} connected components contain no labelled node "
             f"(the first holds node {first} and has {sizes[0]} node(s)): L_UU is singular there; "
             "label a node in every component or restrict S to the components that have labels"
+        )
+
+
+def warn_unreached(problem, method, *, stacklevel=3):
+    """Warn (:class:`DataWarning`) about what the labels cannot reach; return nothing.
+
+    For methods that score a node by propagation from the labelled nodes
+    (LLGC, the harmonic function): a class without a labelled node gets a
+    zero column and is never predicted, and (LLGC) a connected component
+    without a labelled node gets zero scores, so ``argmax`` would predict
+    class 0 on all of it. Both are undetermined, not learned: the warning
+    names the classes, and the components by size and a node.
+    """
+    counts = np.bincount(problem.y_labeled, minlength=problem.n_classes)
+    missing = np.flatnonzero(counts == 0)
+    if missing.size:
+        warnings.warn(
+            f"{method}: class(es) {missing.tolist()} of K = {problem.n_classes} have no labelled node: "
+            "their score column is 0 and they are never predicted",
+            DataWarning,
+            stacklevel=stacklevel,
+        )
+    n_comp, comp = csgraph.connected_components(problem.S, directed=False)
+    if n_comp == 1:
+        return
+    has_label = np.zeros(n_comp, dtype=bool)
+    has_label[comp[problem.labeled]] = True
+    orphan = np.flatnonzero(~has_label)
+    if orphan.size:
+        sizes = np.bincount(comp, minlength=n_comp)[orphan]
+        firsts = [int(np.flatnonzero(comp == c)[0]) for c in orphan[:5]]
+        warnings.warn(
+            f"{method}: {orphan.size} of the {n_comp} connected components ({int(sizes.sum())} node(s); "
+            f"first nodes {firsts}{', ...' if orphan.size > 5 else ''}) contain no labelled node: their "
+            "scores are all 0 and argmax would predict class 0 there; label a node in every component "
+            "or restrict S to the components that have labels",
+            DataWarning,
+            stacklevel=stacklevel,
         )
 
 

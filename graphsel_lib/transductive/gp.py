@@ -126,6 +126,13 @@ import scipy.sparse as sp
 from scipy.special import expit
 
 from .. import graph as _graph
+from .._validation import (
+    as_real_matrix,
+    as_symmetric_matrix,
+    check_integer,
+    check_positive,
+    check_probability,
+)
 from ._common import ConvergenceWarning, check_targets
 
 __all__ = [
@@ -141,58 +148,6 @@ __all__ = [
 _LAPLACIANS = ("normalized", "combinatorial")
 _KINDS = ("auto", "adjacency", "kinv")
 _OUTPUTS = ("q", "pi", "t")
-
-
-# --------------------------------------------------------------------------- validation helpers
-def _positive(x, name, *, allow_zero=False):
-    if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a number, got {x!r}")
-    try:
-        x = float(x)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a number, got {x!r}") from exc
-    if not np.isfinite(x) or x < 0 or (x == 0 and not allow_zero):
-        raise ValueError(
-            f"{name} must be a {'non-negative' if allow_zero else 'positive'} finite number, got {x!r}"
-        )
-    return x
-
-
-def _count(x, name, minimum):
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {x!r}")
-    if x < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {x}")
-    return int(x)
-
-
-def _as_sparse_square(A, name):
-    """``A`` as a CSR float64 copy, checked square, finite, symmetric."""
-    if sp.issparse(A):
-        A = sp.csr_matrix(A, dtype=np.float64, copy=True)
-    else:
-        arr = np.asarray(A)
-        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-            raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
-        if np.iscomplexobj(arr):
-            raise TypeError(f"{name} must hold real numbers, got complex values")
-        if arr.ndim != 2:
-            raise ValueError(f"{name} must be a 2-D matrix, got {arr.ndim} dimension(s)")
-        A = sp.csr_matrix(arr.astype(np.float64))
-    if np.iscomplexobj(A.data):
-        raise TypeError(f"{name} must hold real numbers, got complex values")
-    if A.shape[0] != A.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {A.shape}")
-    if A.shape[0] == 0:
-        raise ValueError(f"{name} is empty: the graph has no nodes")
-    if not np.all(np.isfinite(A.data)):
-        raise ValueError(f"{name} has non-finite (NaN or infinite) entries")
-    A.sum_duplicates()
-    A.eliminate_zeros()
-    asym = abs(A - A.T)
-    if asym.nnz and asym.max() > 1e-10 * max(1.0, abs(A).max()):
-        raise ValueError(f"{name} is not symmetric (a directed graph?); symmetrise it, e.g. S.maximum(S.T)")
-    return A
 
 
 def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
@@ -218,7 +173,7 @@ def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
         Bad ``S`` (see :func:`graphsel_lib.check_adjacency`), non-positive
         ``kernel_eps``, unknown ``laplacian``, or (normalised) an isolated node.
     """
-    kernel_eps = _positive(kernel_eps, "kernel_eps")
+    kernel_eps = check_positive(kernel_eps, "kernel_eps")
     if laplacian not in _LAPLACIANS:
         raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
     L = _graph.normalized_laplacian(S) if laplacian == "normalized" else _graph.laplacian(S)
@@ -236,19 +191,17 @@ def balance_epsilon(n_labeled, n_unlabeled, n_classes, delta=0.05):
     >>> round(balance_epsilon(100, 900, 2, delta=0.05), 4)
     0.156
     """
-    n_labeled = _count(n_labeled, "n_labeled", 1)
-    n_unlabeled = _count(n_unlabeled, "n_unlabeled", 1)
-    n_classes = _count(n_classes, "n_classes", 1)
-    delta = _positive(delta, "delta")
-    if delta >= 1:
-        raise ValueError(f"delta must be in (0, 1), got {delta}")
+    n_labeled = check_integer(n_labeled, "n_labeled", minimum=1)
+    n_unlabeled = check_integer(n_unlabeled, "n_unlabeled", minimum=1)
+    n_classes = check_integer(n_classes, "n_classes", minimum=1)
+    delta = check_probability(delta, "delta", low_open=True, high_open=True)
     n = n_labeled + n_unlabeled
     return float(np.sqrt(np.log(2 * n_classes / delta) * n / (2.0 * n_labeled * n_unlabeled)))
 
 
 def balance_bounds(y_labeled, n_classes, eps):
     """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1]."""
-    eps = _positive(eps, "eps", allow_zero=True)
+    eps = check_positive(eps, "eps", allow_zero=True)
     y_labeled = np.asarray(y_labeled, dtype=np.int64)
     p = np.bincount(y_labeled, minlength=n_classes) / y_labeled.size
     return np.clip(p - eps, 0.0, 1.0), np.clip(p + eps, 0.0, 1.0)
@@ -328,9 +281,9 @@ def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=20
         ``gamma_j > 0``: upper bound active (``lambda+_j = gamma_j``);
         ``gamma_j < 0``: lower bound active (``lambda-_j = -gamma_j``).
     """
-    T = np.asarray(T_U, dtype=np.float64)
-    if T.ndim != 2 or T.shape[0] == 0 or not np.all(np.isfinite(T)):
-        raise ValueError(f"T_U must be a finite (u, K) matrix with u >= 1, got shape {T.shape}")
+    T = as_real_matrix(T_U, "T_U (the (u, K) latent scores)", sparse=False, copy=False)
+    if T.shape[0] == 0:
+        raise ValueError(f"T_U must be a (u, K) matrix with u >= 1, got shape {T.shape}")
     u, K = T.shape
     r_minus, r_plus = _check_bounds(r_minus, r_plus, K)
     Rm = np.asarray(r_minus, dtype=np.float64) * u
@@ -593,10 +546,10 @@ def gp_objective(Kinv, y, labeled, t, *, sigma2=1.0, balance=None, n_classes=Non
     q : ndarray of shape (u, K) or None
         The closed-form balanced ``q`` at ``t`` (``None`` without balance).
     """
-    Kinv = sp.csr_matrix(Kinv, dtype=np.float64)
+    Kinv = as_real_matrix(Kinv, "Kinv", sparse=True, square=True)
     idx, y_l, K = check_targets(y, labeled, Kinv.shape[0], n_classes=n_classes)
     bounds = None if balance is None else _check_bounds(*balance, K)
-    obj = _Objective(Kinv, idx, y_l, K, _positive(sigma2, "sigma2"), bounds)
+    obj = _Objective(Kinv, idx, y_l, K, check_positive(sigma2, "sigma2"), bounds)
     st = obj.evaluate(np.asarray(t, dtype=np.float64))
     return st["value"], st["grad"], st["Q"]
 
@@ -734,12 +687,12 @@ def transductive_gp(
         raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
     if output not in _OUTPUTS:
         raise ValueError(f"output must be one of {_OUTPUTS}, got {output!r}")
-    sigma2 = _positive(sigma2, "sigma2")
-    tol = _positive(tol, "tol")
-    max_newton = _count(max_newton, "max_newton", 1)
-    cg_iter = _count(cg_iter, "cg_iter", 1)
+    sigma2 = check_positive(sigma2, "sigma2")
+    tol = check_positive(tol, "tol")
+    max_newton = check_integer(max_newton, "max_newton", minimum=1)
+    cg_iter = check_integer(cg_iter, "cg_iter", minimum=1)
 
-    A = _as_sparse_square(S_or_Kinv, "S_or_Kinv")
+    A = as_symmetric_matrix(S_or_Kinv, "S_or_Kinv")
     if kind == "auto":
         kind = _detect_kind(A)
     if kind == "adjacency":
@@ -879,9 +832,7 @@ def match_class_proportions(P, proportions):
     >>> match_class_proportions(np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]]), [1/3, 2/3]).tolist()
     [0, 1, 1]
     """
-    P = np.asarray(P, dtype=np.float64)
-    if P.ndim != 2:
-        raise ValueError(f"P must be a 2-D (m, K) score matrix, got shape {P.shape}")
+    P = as_real_matrix(P, "P (the (m, K) score matrix)", sparse=False, finite=False, copy=False)
     m, K = P.shape
     p = np.asarray(proportions, dtype=np.float64)
     if p.shape != (K,) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:

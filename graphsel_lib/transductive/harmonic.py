@@ -33,6 +33,7 @@ from ._common import (
     check_components_labeled,
     check_problem,
     solve_spd,
+    warn_unreached,
 )
 
 __all__ = ["harmonic", "class_mass_normalization"]
@@ -85,8 +86,9 @@ def harmonic(
         Symmetric, non-negative, finite edge weights. May be disconnected only
         if every connected component holds a labelled node. Self-loops are
         ignored (zhang2006 fixes ``w_ii = 0``; the energy does not see them).
-    y : array-like of int of shape (n_nodes,)
-        Class labels ``0..K-1``; only ``y[labeled]`` is used.
+    y : array-like of shape (n_nodes,)
+        Class labels ``0..K-1``; only ``y[labeled]`` is used. Other entries
+        may be true labels or unlabelled marks (``-1``, ``NaN``, ``None``).
     labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         The labelled nodes, as distinct indices or a boolean mask.
     cmn : bool, default False
@@ -100,7 +102,8 @@ def harmonic(
         et al. suggest. Ignored when ``cmn=False``.
     n_classes : int, optional
         ``K``; default ``max(y) + 1`` over the whole ``y``. A class without a
-        labelled node gets a column of zeros (a random walk never hits it).
+        labelled node gets a column of zeros (a random walk never hits it) and
+        is never predicted; a :class:`~graphsel_lib._validation.DataWarning` names it.
     solver : {"auto", "direct", "cg", "amg"}, default "auto"
         How ``L_UU X = W_UL Y_L`` is solved: sparse LU (once for the ``K``
         columns), Jacobi- or AMG-preconditioned conjugate gradient. ``"auto"``:
@@ -133,6 +136,8 @@ def harmonic(
     -----
     ConvergenceWarning
         If an iterative solve stops before ``tol``.
+    DataWarning
+        If a class has no labelled node.
 
     References
     ----------
@@ -157,6 +162,7 @@ def harmonic(
     _check_solver(solver)
     prob = check_problem(S, y, labeled, n_classes=n_classes)
     check_components_labeled(prob)
+    warn_unreached(prob, "harmonic")
     counts = np.bincount(prob.y_labeled, minlength=prob.n_classes)
     q = None
     if cmn:

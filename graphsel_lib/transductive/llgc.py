@@ -12,7 +12,8 @@ nodes) and the ``K`` columns are independent problems sharing one matrix:
 
 ``I + mu L`` is symmetric positive definite for every ``mu > 0`` (L is positive
 semi-definite), on any graph, connected or not: a component without a labelled
-node simply gets ``F = 0``.
+node gets ``F = 0`` (undetermined: :func:`llgc` warns, see
+:func:`._common.warn_unreached`).
 """
 
 from __future__ import annotations
@@ -21,21 +22,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import graph as _graph
-from ._common import _check_solver, check_problem, solve_spd
+from .._validation import check_positive
+from ._common import _check_solver, check_problem, solve_spd, warn_unreached
 
 __all__ = ["llgc"]
 
 _LAPLACIANS = ("combinatorial", "normalized")
-
-
-def _check_mu(mu):
-    try:
-        mu = float(mu)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"mu must be a positive number, got {mu!r}") from exc
-    if not np.isfinite(mu) or mu <= 0:
-        raise ValueError(f"mu must be a positive finite number, got {mu!r}")
-    return mu
 
 
 def llgc(
@@ -48,16 +40,18 @@ def llgc(
     S : array-like or sparse matrix of shape (n_nodes, n_nodes)
         Symmetric, non-negative, finite edge weights. The graph may be
         disconnected. Self-loops are ignored (they do not change ``L``).
-    y : array-like of int of shape (n_nodes,)
-        Class labels ``0..K-1``; only ``y[labeled]`` is used (other entries may
-        be anything integer, e.g. ``-1``).
+    y : array-like of shape (n_nodes,)
+        Class labels ``0..K-1``; only ``y[labeled]`` is used. Other entries
+        may be true labels or unlabelled marks (``-1``, ``NaN``, ``None``);
+        non-integers such as ``0.5`` raise anywhere.
     labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         The labelled nodes, as distinct indices or a boolean mask.
     mu : float
         Regularisation ``mu > 0``: weight of the smoothness term ``f^T L f``.
     n_classes : int, optional
         ``K``; default ``max(y) + 1`` over the whole ``y``. A class without a
-        labelled node gets a column of zeros.
+        labelled node gets a column of zeros (never predicted; a
+        :class:`~graphsel_lib._validation.DataWarning` names it).
     laplacian : {"combinatorial", "normalized"}, default "combinatorial"
         ``L = D - S`` (gu2013) or ``L_sym = I - D^-1/2 S D^-1/2`` (Zhou et al.
         2003, and networkx's ``local_and_global_consistency``: its fixed point
@@ -95,6 +89,9 @@ def llgc(
     -----
     ConvergenceWarning
         If an iterative solve stops before ``tol``.
+    DataWarning
+        If a class has no labelled node, or a connected component of ``S``
+        has none (its rows of ``F`` are 0: ``argmax`` would say class 0).
 
     References
     ----------
@@ -104,16 +101,16 @@ def llgc(
 
     Examples
     --------
-    Two nodes joined by an edge, node 0 labelled with class 0 of 2, ``mu = 1``:
-    ``(I + L) F = Y`` with ``I + L = [[2, -1], [-1, 2]]``.
+    Two nodes joined by an edge, node 0 labelled with class 0 and node 1 with
+    class 1, ``mu = 1``: ``(I + L) F = I`` with ``I + L = [[2, -1], [-1, 2]]``.
 
     >>> import numpy as np
-    >>> F = llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0], mu=1.0)
+    >>> F = llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0, 1], mu=1.0)
     >>> np.round(F * 3, 12)
-    array([[2., 0.],
-           [1., 0.]])
+    array([[2., 1.],
+           [1., 2.]])
     """
-    mu = _check_mu(mu)
+    mu = check_positive(mu, "mu")
     if laplacian not in _LAPLACIANS:
         raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
     _check_solver(solver)
@@ -123,6 +120,7 @@ def llgc(
         L = _graph.laplacian(prob.S)
     else:
         L = _graph.normalized_laplacian(prob.S)
+    warn_unreached(prob, "llgc")
     A = (sp.identity(n, format="csr") + mu * L).tocsr()
     Y = np.zeros((n, prob.n_classes))
     Y[prob.labeled, prob.y_labeled] = 1.0

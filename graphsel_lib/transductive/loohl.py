@@ -84,6 +84,7 @@ import scipy.optimize as so
 from scipy.sparse import csgraph
 from scipy.spatial.distance import cdist
 
+from .._validation import as_real_matrix, check_positive, check_probability
 from ._common import check_every_class_labeled, check_targets, one_hot
 from .harmonic import class_mass_normalization
 
@@ -113,18 +114,9 @@ LOG_SIGMA_RANGE = 7.0
 
 # --------------------------------------------------------------------------- inputs
 def _check_X(X):
-    X = np.asarray(X)
-    if X.dtype == object or not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
-        raise TypeError(f"X must hold real numbers, got dtype {X.dtype}")
-    if np.iscomplexobj(X):
-        raise TypeError("X must hold real numbers, got complex values")
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_nodes, n_features), got shape {X.shape}")
+    X = as_real_matrix(X, "X (n_nodes, n_features)", sparse=False)
     if X.shape[0] < 2 or X.shape[1] < 1:
         raise ValueError(f"X needs at least 2 nodes and 1 feature, got shape {X.shape}")
-    X = X.astype(np.float64)
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X has non-finite (NaN or infinite) features")
     return X - X.mean(axis=0)  # distances are translation invariant; centring avoids cancellation
 
 
@@ -142,11 +134,7 @@ def _check_sigma(sigma, m):
 
 
 def _check_eps(eps, *, positive=False):
-    eps = float(eps)
-    lo_ok = eps > 0 if positive else eps >= 0
-    if not (lo_ok and eps < 1):
-        raise ValueError(f"eps must be in {'(0' if positive else '[0'}, 1), got {eps!r}")
-    return eps
+    return check_probability(eps, "eps", low_open=positive, high_open=True)
 
 
 def _check_loss(loss):
@@ -165,11 +153,8 @@ def _check_loo(counts, loss):
         )
 
 
-def _check_reg(reg):
-    reg = float(reg)
-    if not (np.isfinite(reg) and reg >= 0):
-        raise ValueError(f"reg must be a non-negative finite number, got {reg!r}")
-    return reg
+def _check_reg(reg, name="reg"):
+    return check_positive(reg, name, allow_zero=True)
 
 
 def _setup(X, y, labeled, n_classes):
@@ -413,7 +398,7 @@ class BandwidthFit:
 def _fit(method, objective, X, y, labeled, sigma0, shrink, maxiter, tol):
     m = np.shape(X)[1]
     s0 = _check_sigma(mst_bandwidth(X, y, labeled) if sigma0 is None else sigma0, m)
-    shrink = _check_reg(shrink)
+    shrink = _check_reg(shrink, "shrink")
     theta0 = np.log(s0)
 
     def fun(theta):  # objective + shrink * ||log sigma - log sigma0||^2

@@ -1,0 +1,404 @@
+"""Input validation shared by the whole library: each rule is written once, here.
+
+* :func:`as_real_matrix` — a real, 2-D array or scipy sparse matrix (no complex
+  values, no strings or objects, no ``Graph`` where a matrix is expected),
+  optionally finite and square; :func:`check_symmetric` — symmetry with a
+  *relative* tolerance; :func:`as_symmetric_matrix` — both, as a canonical CSR
+  copy (:func:`graphsel_lib.check_adjacency` adds non-negative weights).
+* :func:`check_number`, :func:`check_positive`, :func:`check_probability`,
+  :func:`check_integer`, :func:`check_seed` — scalar parameters. Booleans are
+  refused where a number is expected, and an integer parameter given ``2.7``
+  raises instead of being truncated.
+* :func:`check_class_labels`, :func:`encode_labels` — class labels, with one
+  convention for **unlabelled** nodes everywhere in the library:
+
+  ``-1``, ``NaN`` and ``None`` mean "no label"; every other entry must be an
+  integer class ``0..K-1`` (``0.5``, ``2.7``, ``-2`` or ``inf`` raise, naming
+  the offending values and nodes).
+
+  What an unlabelled node does depends on the API and is documented there:
+  the transductive methods ignore the labels outside ``labeled`` anyway; a
+  :class:`~graphsel_lib.Graph` carries a label on every node, so its
+  constructor raises and ``Graph.from_*`` / ``load_dataset`` drop such nodes
+  (with a :class:`DataWarning` for ``from_*``).
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = [
+    "UNLABELLED",
+    "DataWarning",
+    "as_real_array",
+    "as_real_matrix",
+    "check_symmetric",
+    "as_symmetric_matrix",
+    "check_number",
+    "check_positive",
+    "check_probability",
+    "check_integer",
+    "check_seed",
+    "check_class_labels",
+    "encode_labels",
+]
+
+#: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
+UNLABELLED = -1
+
+
+class DataWarning(UserWarning):
+    """Input data were dropped or merged, or part of a result is undetermined.
+
+    Raised, e.g., when a graph loses nodes or classes to its largest connected
+    component, when an edge list gives each edge in both directions, or when a
+    transductive method cannot reach some nodes or classes from the labels.
+    """
+
+
+# --------------------------------------------------------------------------- matrices
+def _is_graph(obj):
+    return hasattr(obj, "adjacency") and hasattr(obj, "labels") and not sp.issparse(obj)
+
+
+def _reject_graph(obj, name):
+    if _is_graph(obj):
+        raise TypeError(
+            f"{name} must be a matrix, got a {type(obj).__name__} object; pass its weight matrix, e.g. g.adjacency"
+        )
+
+
+def as_real_array(A, name, *, ndim=2, sparse=None, finite=True, square=False, dtype=np.float64, copy=True):
+    """Validate a real array (by default a 2-D matrix, dense or sparse) and return it as ``dtype``.
+
+    Parameters
+    ----------
+    A : array-like or scipy sparse matrix
+    name : str
+        Used in error messages.
+    ndim : int, default 2
+        Required number of dimensions (sparse input only for 2).
+    sparse : {None, True, False}
+        ``None``: keep the kind of ``A`` (CSR for sparse input, ndarray
+        otherwise); ``True``: return CSR; ``False``: return a dense ndarray.
+    finite : bool, default True
+        Refuse NaN and infinite entries.
+    square : bool, default False
+        Refuse non-square and empty matrices.
+    dtype : numpy dtype or None, default float64
+        ``None`` keeps the (real) dtype of ``A``.
+    copy : bool, default True
+        Always return a new array (never a view of ``A``).
+
+    Raises
+    ------
+    TypeError
+        ``A`` is a ``Graph`` (pass ``g.adjacency``), holds complex numbers
+        (refused rather than truncated to their real part), strings or
+        objects, or is not array-like.
+    ValueError
+        ``A`` has the wrong number of dimensions, is not square or is empty
+        (``square=True``), or has non-finite entries (``finite=True``).
+    """
+    _reject_graph(A, name)
+    if sp.issparse(A):
+        if ndim != 2:
+            raise TypeError(f"{name} must be a {ndim}-D array, got a sparse matrix")
+        M = sp.csr_matrix(A)  # may share data with A; copied below before any change
+    else:
+        try:
+            M = np.asarray(A)
+        except Exception as exc:  # ragged nested lists and the like
+            raise TypeError(f"{name} must be a {ndim}-D array of real numbers ({exc})") from exc
+    kind = M.dtype
+    if np.issubdtype(kind, np.complexfloating):
+        raise TypeError(
+            f"{name} must hold real numbers, got complex values (dtype {kind}); "
+            "pass the real part or the modulus explicitly"
+        )
+    if kind.kind not in "biuf":  # bool, integers, floats
+        raise TypeError(f"{name} must hold real numbers (a numeric array), got dtype {kind}")
+    if M.ndim != ndim:
+        what = "matrix" if ndim == 2 else "array"
+        raise ValueError(f"{name} must be a {ndim}-D {what}, got {M.ndim} dimension(s) (shape {M.shape})")
+    if square:
+        if M.shape[0] != M.shape[1]:
+            raise ValueError(f"{name} must be square (an adjacency matrix), got shape {M.shape}")
+        if M.shape[0] == 0:
+            raise ValueError(f"{name} is empty: the graph has no nodes")
+    if sparse is None:
+        sparse = sp.issparse(M)
+    if sparse:
+        M = sp.csr_matrix(M, dtype=M.dtype if dtype is None else dtype, copy=copy)
+        values = M.data
+    else:
+        M = M.toarray() if sp.issparse(M) else M
+        M = np.array(M, dtype=M.dtype if dtype is None else dtype, copy=copy or None)
+        values = M
+    if finite and not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} has non-finite (NaN or infinite) entries")
+    return M
+
+
+def as_real_matrix(A, name, **kwargs):
+    """:func:`as_real_array` of a 2-D matrix (dense or scipy sparse)."""
+    return as_real_array(A, name, ndim=2, **kwargs)
+
+
+def check_symmetric(S, name, *, tol=1e-10):
+    """Raise ``ValueError`` unless the CSR matrix ``S`` is symmetric up to a relative ``tol``.
+
+    Entry by entry: ``|S_ij - S_ji| <= tol * max(|S_ij|, |S_ji|)``. The
+    tolerance is relative to each pair, so a weight given in one direction
+    only is refused however small it is (an absolute tolerance let a directed
+    graph with weights <= 1e-10 pass), while rounding in the last bits of a
+    symmetric computation is accepted.
+    """
+    D = (S - S.T).tocoo()
+    if D.nnz == 0:
+        return
+    A = abs(S).tocsr()
+    scale = np.maximum(np.asarray(A[D.row, D.col]).ravel(), np.asarray(A[D.col, D.row]).ravel())
+    bad = np.abs(D.data) > tol * scale
+    if np.any(bad):
+        k = int(np.flatnonzero(bad)[0])
+        i, j = int(D.row[k]), int(D.col[k])
+        raise ValueError(
+            f"{name} is not symmetric (a directed graph?): {name}[{i}, {j}] = {S[i, j]:.6g} but "
+            f"{name}[{j}, {i}] = {S[j, i]:.6g} ({int(bad.sum()) // 2 or 1} such pair(s)); "
+            "symmetrise it first, e.g. S = S.maximum(S.T) as gu2013 does"
+        )
+
+
+def as_symmetric_matrix(A, name, *, tol=1e-10):
+    """A real, finite, square, symmetric matrix as a canonical CSR float64 copy.
+
+    Canonical: explicit zeros dropped, duplicates summed, indices sorted.
+    :func:`graphsel_lib.check_adjacency` adds non-negativity (and
+    connectivity) to this; an inverse kernel (which has negative entries)
+    uses it as is.
+    """
+    S = as_real_matrix(A, name, sparse=True, square=True)
+    S.eliminate_zeros()
+    S.sum_duplicates()
+    S.sort_indices()
+    check_symmetric(S, name, tol=tol)
+    return S
+
+
+# --------------------------------------------------------------------------- scalars
+def check_number(value, name, *, kind="a number"):
+    """``value`` as a float; ``TypeError`` for booleans, strings, complex and other non-numbers."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.number):
+            return check_number(value.item(), name, kind=kind)
+        raise TypeError(f"{name} must be {kind}, got {value!r} of type {type(value).__name__}")
+    return float(value)
+
+
+def check_positive(value, name, *, allow_zero=False):
+    """A finite number ``> 0`` (``>= 0`` with ``allow_zero``), as a float."""
+    what = "non-negative" if allow_zero else "positive"
+    x = check_number(value, name, kind=f"a {what} number")
+    if not np.isfinite(x) or x < 0 or (x == 0 and not allow_zero):
+        raise ValueError(f"{name} must be a {what} finite number, got {x!r}")
+    return x
+
+
+def check_probability(value, name, *, low_open=False, high_open=False):
+    """A number in ``[0, 1]``; ``low_open`` / ``high_open`` exclude 0 / 1. Returns a float."""
+    interval = f"{'(' if low_open else '['}0, 1{')' if high_open else ']'}"
+    x = check_number(value, name, kind=f"a number in {interval}")
+    lo_ok = x > 0 if low_open else x >= 0
+    hi_ok = x < 1 if high_open else x <= 1
+    if not (lo_ok and hi_ok):  # NaN fails both
+        raise ValueError(f"{name} must be in {interval}, got {x!r}")
+    return x
+
+
+def check_integer(value, name, *, minimum=None, maximum=None):
+    """An integer (Python or numpy; not a bool, not a float such as 2.0 or 2.7) within bounds, as int."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be an integer, got {value!r} of type {type(value).__name__} "
+            "(non-integers are refused, not truncated)"
+        ) from None
+    if minimum is not None and v < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {v}")
+    if maximum is not None and v > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {v}")
+    return int(v)
+
+
+def check_seed(seed, name="seed", *, allow_none=True):
+    """A seed accepted by ``numpy.random.default_rng``; returned unchanged.
+
+    ``None`` (fresh entropy, or the caller's generator) only with
+    ``allow_none``; booleans and floats are refused.
+    """
+    if seed is None:
+        if allow_none:
+            return None
+        raise TypeError(f"{name} must be an integer, got None")
+    if isinstance(seed, (bool, np.bool_, float, np.floating)):
+        raise TypeError(f"{name} must be an integer (or a numpy SeedSequence/Generator), got {seed!r}")
+    try:
+        np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name} is not a usable random seed: {seed!r} ({exc})") from exc
+    return seed
+
+
+# --------------------------------------------------------------------------- labels
+_CONVENTION = "integers 0..K-1, or -1 / NaN / None for an unlabelled node"
+
+
+def _show(values, k=5):
+    vals = [v.item() if hasattr(v, "item") else v for v in values[:k]]
+    return ", ".join(repr(v) for v in vals) + (", ..." if len(values) > k else "")
+
+
+def _label_array(y, n, name, length):
+    _reject_graph(y, name)
+    if sp.issparse(y):
+        raise TypeError(f"{name} must be a 1-D array of labels, got a sparse matrix")
+    arr = np.asarray(y)
+    if arr.ndim != 1 or (n is not None and arr.shape[0] != n):
+        raise ValueError(f"{name} must be a 1-D array of length {length}, got shape {arr.shape}")
+    return arr
+
+
+def _split_object(arr, name):
+    """Object labels -> (mask of unlabelled entries, float array of the numeric ones); TypeError otherwise."""
+    missing = np.array([v is None or (isinstance(v, float) and v != v) for v in arr], dtype=bool)
+    vals = np.zeros(arr.shape[0])
+    for i, v in enumerate(arr):
+        if missing[i]:
+            continue
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            raise ValueError(
+                f"{name} must hold {_CONVENTION}; found {v!r} of type {type(v).__name__} at node {i}"
+            )
+        vals[i] = float(v)
+    return missing, vals
+
+
+def _codes(arr, name):
+    """Validated numeric labels -> int64 codes with -1 for unlabelled (no upper bound checked)."""
+    if arr.dtype == bool:
+        raise ValueError(f"{name} must hold {_CONVENTION}, got dtype bool")
+    if arr.dtype == object:
+        missing, vals = _split_object(arr, name)
+    elif np.issubdtype(arr.dtype, np.integer):
+        return _check_codes(arr.astype(np.int64), name)
+    elif np.issubdtype(arr.dtype, np.floating):
+        vals = arr.astype(np.float64)
+        missing = np.isnan(vals)
+    else:
+        raise ValueError(f"{name} must hold {_CONVENTION}, got dtype {arr.dtype}")
+    with np.errstate(invalid="ignore"):
+        whole = np.isfinite(vals) & (vals == np.round(vals)) & (np.abs(vals) <= 2.0**53)
+    bad = np.flatnonzero(~missing & ~whole)
+    if bad.size:
+        raise ValueError(
+            f"{name} must hold {_CONVENTION}; found non-integer value(s) {_show(arr[bad])} "
+            f"at node(s) {_show(bad)}"
+        )
+    codes = np.where(missing, UNLABELLED, vals).astype(np.int64)
+    return _check_codes(codes, name)
+
+
+def _check_codes(codes, name):
+    bad = np.flatnonzero(codes < UNLABELLED)
+    if bad.size:
+        raise ValueError(
+            f"{name} must hold {_CONVENTION}; found negative value(s) {_show(codes[bad])} "
+            f"at node(s) {_show(bad)} (only -1 marks an unlabelled node)"
+        )
+    return codes
+
+
+def check_class_labels(y, n, *, n_classes=None, name="labels", length=None, require_all=False):
+    """Validate class labels under the library's convention; return int64 codes, ``-1`` = unlabelled.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Integers ``0..K-1``; ``-1``, ``NaN`` and ``None`` mark unlabelled
+        nodes. Integer-valued floats (``2.0``) are accepted.
+    n : int
+        Required length.
+    n_classes : int, optional
+        ``K``: every labelled entry must be ``< K``.
+    name, length : str
+        For messages (``length`` defaults to ``n``).
+    require_all : bool, default False
+        Raise if some node is unlabelled (for a ground-truth vector).
+
+    Raises
+    ------
+    ValueError
+        Wrong shape; a value that is neither an integer ``>= 0`` nor an
+        unlabelled marker (``0.5``, ``2.7``, ``-2``, ``inf``, a string);
+        a label ``>= n_classes``; an unlabelled node with ``require_all``.
+    """
+    codes = _codes(_label_array(y, n, name, n if length is None else length), name)
+    if require_all and np.any(codes == UNLABELLED):
+        miss = np.flatnonzero(codes == UNLABELLED)
+        raise ValueError(
+            f"{name} must give every node a class in 0..K-1, but {miss.size} node(s) are unlabelled "
+            f"(-1, NaN or None), e.g. node(s) {_show(miss)}"
+        )
+    if n_classes is not None and codes.size and codes.max() >= n_classes:
+        bad = np.flatnonzero(codes >= n_classes)
+        raise ValueError(
+            f"{name} must be in 0..{n_classes - 1}, found {codes.max()} "
+            f"(value(s) {_show(codes[bad])} at node(s) {_show(bad)})"
+        )
+    return codes
+
+
+def encode_labels(labels, n, *, class_names=None, name="labels"):
+    """Labels of any kind -> ``(codes, class_names)``: int64 codes (``-1`` = unlabelled) and one name per class.
+
+    With ``class_names``, ``labels`` must already be codes ``0..len(class_names)-1``
+    (or unlabelled markers). Without, the classes are the distinct labelled
+    values in sorted order and are named ``str(value)``: numbers must be
+    integers (``-1``/``NaN``/``None`` unlabelled, as in :func:`check_class_labels`;
+    ``2.0`` is class ``"2"``);
+    strings and other objects are categories, with ``None`` (and ``NaN``)
+    unlabelled; booleans are two categories.
+    """
+    if class_names is not None:
+        names = [str(c) for c in class_names]
+        return check_class_labels(labels, n, n_classes=len(names), name=name), names
+    arr = _label_array(labels, n, name, n)
+    if arr.dtype == bool or arr.dtype.kind in "US":  # categories; no unlabelled marker
+        missing = np.zeros(arr.shape[0], dtype=bool)
+    elif arr.dtype == object and not all(
+        v is None or (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))) for v in arr
+    ):  # strings or other objects: None and NaN are unlabelled
+        missing = np.array([v is None or (isinstance(v, float) and v != v) for v in arr], dtype=bool)
+    else:  # numbers: the integer convention of check_class_labels; classes named by the integer
+        codes = _codes(arr, name)
+        missing = codes == UNLABELLED
+        arr = codes
+    values = arr[~missing]
+    try:
+        uniq, inv = np.unique(values, return_inverse=True)
+    except TypeError as exc:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise TypeError(
+            f"{name} mix values that cannot be ordered ({', '.join(kinds)}); use one type of class label"
+        ) from exc
+    codes = np.full(arr.shape[0], UNLABELLED, dtype=np.int64)
+    codes[~missing] = np.asarray(inv).ravel()
+    return codes, [str(u) for u in uniq]
