@@ -1,0 +1,104 @@
+"""The scorecard's rules (graphsel_lib.scorecard) and the committed figures/90_scorecard.csv."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from graphsel_lib import scorecard
+from graphsel_lib.paths import project_root
+
+
+def _row(**kw):
+    base = dict(
+        paper="p",
+        item="Table 1",
+        dataset="d",
+        method="m",
+        quantity="error",
+        published=0.2,
+        ours=0.21,
+        ours_std=0.01,
+        n_runs=20,
+        delta=0.01,
+        z=np.nan,
+        tolerance=0.015,
+        verdict="reproduced",
+        note="",
+    )
+    base.update(kw)
+    return base
+
+
+def test_verdict_rules():
+    assert scorecard.verdict(0.015, 0.015) == "reproduced"  # the boundary is inside
+    assert scorecard.verdict(-0.0151, 0.015) == "differs"
+    assert scorecard.verdict(0.001, 0.015, z=-3.5) == "close"
+    assert scorecard.verdict(0.001, 0.015, z=2.9) == "reproduced"
+    assert scorecard.verdict(0.001, 0.015, budget_ratio=1.25) == "reproduced"
+    assert scorecard.verdict(0.001, 0.015, budget_ratio=0.74) == "close"
+    assert scorecard.verdict(0.3, 0.015, not_reproducible=True) == "not reproducible"
+    assert scorecard.verdict(np.nan, 0.015) == "not available"
+
+
+def test_z_score_uses_both_spreads():
+    z = scorecard.z_score(0.02, 0.01, 20, 0.01, 20)
+    assert z == pytest.approx(0.02 / np.sqrt(2 * 0.01**2 / 20))
+    assert scorecard.z_score(0.02, 0.01, 20) == pytest.approx(0.02 / (0.01 / np.sqrt(20)))
+
+
+def test_check_accepts_a_valid_card_and_names_each_broken_rule():
+    good = pd.DataFrame(
+        [
+            _row(),
+            _row(method="s", verdict="reproduced"),
+            _row(method="s", quantity="queried", published=100, ours=110, delta=10, tolerance=25),
+            _row(dataset="IMDB", published=0.3, ours=np.nan, delta=np.nan, verdict="not available"),
+            scorecard.claim_row("p", "Fig. 1: a beats b", "d", True),
+        ]
+    )
+    scorecard.check(good)
+    bad = [
+        (_row(verdict="within"), "verdict 'within'"),
+        (_row(quantity="accuracy"), "quantity 'accuracy'"),
+        (_row(delta=0.02), "delta 0.02 is not ours - published"),
+        (_row(ours=0.23, delta=0.03), "reproduced but |delta|"),
+        (_row(z=5.0), "reproduced but |z|"),
+        (_row(ours=0.2, delta=0.0, verdict="differs"), "differs but within tolerance"),
+    ]
+    for row, message in bad:
+        with pytest.raises(ValueError, match=message.replace("|", r"\|")):
+            scorecard.check(pd.DataFrame([row]))
+    with pytest.raises(ValueError, match="share a key"):
+        scorecard.check(pd.DataFrame([_row(), _row()]))
+    budget = pd.DataFrame(
+        [
+            _row(method="s"),
+            _row(
+                method="s",
+                quantity="queried",
+                published=100,
+                ours=200,
+                delta=100,
+                tolerance=25,
+                verdict="differs",
+            ),
+        ]
+    )
+    with pytest.raises(ValueError, match="published number of queried labels"):
+        scorecard.check(budget)
+
+
+CARD = project_root() / "figures" / "90_scorecard.csv"
+
+
+@pytest.mark.skipif(not CARD.is_file(), reason="notebook 90 has not written its scorecard")
+def test_committed_scorecard_follows_the_rules():
+    card = pd.read_csv(CARD)
+    assert list(card.columns) == scorecard.COLUMNS
+    scorecard.check(card)
+    for paper, n_errors in (("gu2013", 9), ("yang2016", 18)):
+        rows = card[(card.paper == paper) & (card.quantity == "error") & (card.dataset != "IMDB")]
+        assert len(rows) >= n_errors, f"{paper}: {len(rows)} error rows, expected at least {n_errors}"
+        assert (card[(card.paper == paper) & (card.dataset == "IMDB")].verdict == "not available").all()
+    sampled = card[card.quantity == "queried"]
+    assert {"SSLGC", "BBQ", "MSG"} <= set(sampled.method)
