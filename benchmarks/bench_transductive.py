@@ -124,7 +124,7 @@ def peers_one(name, args, alpha, mu):
         ),
         (
             "LLGC normalized",
-            lambda: T.llgc(S, y, lab, mu, laplacian="normalized").argmax(1),
+            lambda: T.llgc(S, y, lab, mu=mu, laplacian="normalized").argmax(1),
             [
                 ("scikit-learn LabelSpreading", lambda: sk_predict(LabelSpreading, S, y, lab, alpha=alpha)),
                 (
@@ -188,8 +188,8 @@ def scaling_part(args):
         "2 fake classes (seeded random, epinions has no labels), 1 % labelled"
     )
     methods = [
-        ("llgc mu=1", lambda S_, y_, l_: T.llgc(S_, y_, l_, 1.0)),
-        ("llgc (cg)", lambda S_, y_, l_: T.llgc(S_, y_, l_, 1.0, solver="cg")),
+        ("llgc mu=1", lambda S_, y_, l_: T.llgc(S_, y_, l_, mu=1.0)),
+        ("llgc (cg)", lambda S_, y_, l_: T.llgc(S_, y_, l_, mu=1.0, solver="cg")),
         ("harmonic cmn", lambda S_, y_, l_: T.harmonic(S_, y_, l_, cmn=True)),
         ("harmonic cmn (cg)", lambda S_, y_, l_: T.harmonic(S_, y_, l_, cmn=True, solver="cg")),
         ("transductive_gp", lambda S_, y_, l_: T.transductive_gp(S_, y_, l_)),

@@ -7,7 +7,10 @@ The public API::
     emb = gs.spectral_embedding(g.adjacency, 100)
 """
 
-from . import bounds, datasets, experiments, online, transductive
+import importlib
+from importlib import metadata as _metadata
+
+from . import bounds, datasets, explore, online, transductive
 from ._validation import DataWarning
 from .about import show_versions
 from .datasets import list_datasets, load_dataset
@@ -22,9 +25,21 @@ from .graph import (
     largest_connected_component,
     normalized_laplacian,
 )
+from .knn import knn_adjacency
 from .spectral import SpectralEmbedding, add_bias, spectral_embedding
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("graphsel")
+except _metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def __getattr__(name):
+    """``gs.experiments`` is imported on first use: it needs pandas and joblib, the core does not."""
+    if name == "experiments":
+        return importlib.import_module(".experiments", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DataWarning",
@@ -33,11 +48,13 @@ __all__ = [
     "add_bias",
     "bfs_ball",
     "bounds",
+    "knn_adjacency",
     "check_adjacency",
     "check_labels",
     "cut_size",
     "datasets",
     "experiments",
+    "explore",
     "largest_connected_component",
     "laplacian",
     "laplacian_pinv",

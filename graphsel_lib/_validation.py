@@ -350,6 +350,8 @@ def check_class_labels(y, n, *, n_classes=None, name="labels", length=None, requ
         unlabelled marker (``0.5``, ``2.7``, ``-2``, ``inf``, a string);
         a label ``>= n_classes``; an unlabelled node with ``require_all``.
     """
+    if n_classes is not None:
+        n_classes = check_integer(n_classes, "n_classes", minimum=1)
     codes = _codes(_label_array(y, n, name, n if length is None else length), name)
     if require_all and np.any(codes == UNLABELLED):
         miss = np.flatnonzero(codes == UNLABELLED)

@@ -231,26 +231,30 @@ def _pair_sums(r, c, w, n):
     return A, C
 
 
-def _example(C, mask):
+def _example(C, mask, names=None):
+    """``{i, j}`` of the first marked entry of ``C``, by node name when ``names`` is given."""
     Ccoo = C.tocoo()
     k = int(np.flatnonzero(mask)[0])
-    return f"{{{int(Ccoo.row[k])}, {int(Ccoo.col[k])}}}"
+    i, j = int(Ccoo.row[k]), int(Ccoo.col[k])
+    if names is None:
+        return f"{{{i}, {j}}}"
+    return f"{{{names[i]!r}, {names[j]!r}}}"
 
 
-def _directed_edges(r, c, w, n):
+def _directed_edges(r, c, w, n, names=None):
     """``max(A, A^T)`` of the directed edge list; notes on repeated rows."""
     A, C = _pair_sums(r, c, w, n)
     notes = []
     rep = C.data > 1
     if np.any(rep):
         notes.append(
-            f"{int(rep.sum())} directed edge(s) are listed more than once (e.g. {_example(C, rep)}): "
+            f"{int(rep.sum())} directed edge(s) are listed more than once (e.g. {_example(C, rep, names)}): "
             "their weights were added"
         )
     return A.maximum(A.T).tocsr(), notes
 
 
-def _undirected_edges(r, c, w, n):
+def _undirected_edges(r, c, w, n, names=None):
     """Undirected ``S`` of an edge list, reading ``i j`` and ``j i`` with equal weight as one edge.
 
     Per unordered pair ``{i, j}`` (``i < j``): with ``a`` (``b``) the summed
@@ -283,7 +287,7 @@ def _undirected_edges(r, c, w, n):
             pattern.data = mirror.astype(float)
             notes.append(
                 f"{int(mirror.sum())} edge(s) are listed in both directions with the same weight "
-                f"(i j and j i, e.g. {_example(pattern, mirror)}; the format of np.argwhere(A) and PyTorch "
+                f"(i j and j i, e.g. {_example(pattern, mirror, names)}; the format of np.argwhere(A) and PyTorch "
                 "Geometric): kept one weight per undirected edge, not their sum"
             )
         vals = np.where(mirror, a, a + b)
@@ -294,7 +298,7 @@ def _undirected_edges(r, c, w, n):
     rep = counts.data > 1
     if np.any(rep):
         notes.append(
-            f"{int(rep.sum())} edge(s) are listed more than once (e.g. {_example(counts, rep)}): "
+            f"{int(rep.sum())} edge(s) are listed more than once (e.g. {_example(counts, rep, names)}): "
             "their weights were added"
         )
     U = sp.csr_matrix(U)
@@ -379,8 +383,8 @@ def _describe(report, class_names):
 class Graph:
     """A connected, undirected, weighted graph with one class label per node.
 
-    Construct it through :meth:`from_edges`, :meth:`from_networkx` or
-    :func:`graphsel_lib.load_dataset`; the constructor validates everything:
+    Construct it through :meth:`read_csv` (your own files), :meth:`from_edges`,
+    :meth:`from_networkx` or :func:`graphsel_lib.load_dataset`; the constructor validates everything:
     symmetric non-negative finite weights, zero diagonal, connected,
     labels in ``0..K-1``.
 
@@ -392,6 +396,7 @@ class Graph:
     name : str
     features : ndarray or sparse matrix of shape (n_nodes, n_features), optional
     node_ids : ndarray of shape (n_nodes,), the original identifiers, optional
+        (also :attr:`node_names`)
     """
 
     adjacency: sp.csr_matrix
@@ -430,6 +435,16 @@ class Graph:
     @property
     def n_classes(self) -> int:
         return len(self.class_names)
+
+    @property
+    def node_names(self) -> np.ndarray:
+        """The name of every node, aligned with the rows of ``adjacency``: ``node_ids``, or ``0..n-1`` without them.
+
+        :meth:`read_csv` and :meth:`read_graphml` keep the names of the files
+        (strings, or integers), for the nodes that survive the reduction to
+        labelled nodes and to the largest connected component.
+        """
+        return np.arange(self.n_nodes) if self.node_ids is None else self.node_ids
 
     def __repr__(self):
         return (
@@ -573,13 +588,50 @@ class Graph:
         name = kwargs.get("name", "graph")
         loop = edges[:, 0] == edges[:, 1]  # dropped: they do not change L = D - S
         r, c, w = edges[~loop, 0].astype(np.int64), edges[~loop, 1].astype(np.int64), w[~loop]
+        names = _check_node_ids(kwargs.get("node_ids"), n)  # name the edges of the notes below
+        names = None if names is None else [v.item() if hasattr(v, "item") else v for v in names]
         if directed:
-            S, notes = _directed_edges(r, c, w, n)
+            S, notes = _directed_edges(r, c, w, n, names)
         else:
-            S, notes = _undirected_edges(r, c, w, n)
+            S, notes = _undirected_edges(r, c, w, n, names)
         for note in notes:
             warnings.warn(f"{name}: {note}", DataWarning, stacklevel=2)
         return cls._from_adjacency(S, labels, stacklevel=3, **_adjacency_kwargs(kwargs))
+
+    @classmethod
+    def read_csv(cls, edges_path, labels_path=None, *, weight=None, directed=False, **kwargs):
+        """Read a Graph from an edge CSV (``source,target[,weight]``) and a label CSV (``node,label``).
+
+        Both files need a header row (or pass ``header=False``: columns by
+        position). Node names may be strings or integers and are kept in
+        ``node_ids`` / :attr:`node_names`; label strings become
+        ``class_names``. An edge listed in one or in both directions (same
+        weight) is one edge, as in :meth:`from_edges`; self-loops are dropped.
+        A node without a label row or with an empty label is unlabelled and
+        dropped, then the largest connected component is kept; whatever is
+        dropped is reported by a :class:`DataWarning` with counts (also in
+        ``info["read"]``). ``weight``: ``None`` takes the ``weight`` column (or
+        the third of three columns) if any, ``False`` ignores weights, a string
+        names the column. Other options: ``source``, ``target``, ``node``,
+        ``label`` (column names), ``header``, ``sep``; the rest go to
+        :meth:`from_edges` (``lcc``, ``name``, ...). Details and errors:
+        :mod:`graphsel_lib.readers`.
+        """
+        from .readers import read_csv
+
+        return read_csv(edges_path, labels_path, weight=weight, directed=directed, graph_cls=cls, **kwargs)
+
+    @classmethod
+    def read_graphml(cls, path, label_attr="label", *, weight="weight", **kwargs):
+        """Read a Graph from a GraphML file through networkx (see :func:`graphsel_lib.readers.read_graphml`).
+
+        Node ids are kept in ``node_ids``; nodes without ``label_attr`` are
+        unlabelled and dropped, self-loops too (with a :class:`DataWarning`).
+        Keyword arguments go to :meth:`from_networkx`.
+        """
+        from .readers import read_graphml
+
+        return read_graphml(path, label_attr, weight=weight, graph_cls=cls, **kwargs)
 
     @classmethod
     def from_networkx(cls, G, label_attr="label", *, weight="weight", **kwargs):

@@ -47,6 +47,7 @@ __all__ = [
     "SAVE_FORMATS",
     "algorithm_style",
     "apply_style",
+    "show",
     "canonical_name",
     "figure_path",
     "savefig",
@@ -262,10 +263,31 @@ def figure_path(name: str, fmt: str, *, directory=None) -> Path:
 DISPLAY_DPI = 100
 
 
-def _show_png(path: Path, fig) -> None:
+def _show_png(path_or_bytes, fig) -> None:
     from IPython.display import Image, display
 
-    display(Image(filename=str(path), width=round(fig.get_figwidth() * DISPLAY_DPI)))
+    width = round(fig.get_figwidth() * DISPLAY_DPI)
+    if isinstance(path_or_bytes, bytes):
+        display(Image(data=path_or_bytes, width=width))
+    else:
+        display(Image(filename=str(path_or_bytes), width=width))
+
+
+def show(fig) -> None:
+    """Display ``fig`` inline as a PNG and close it, writing no file (explorers, throw-away views).
+
+    Works with any backend, the pipeline's ``agg`` included (where
+    ``plt.show()`` shows nothing), and inside an ipywidgets output: the
+    drawing an explorer redraws on every move of a slider.
+    """
+    if not isinstance(fig, Figure):
+        raise TypeError(f"show needs a matplotlib Figure, got {type(fig).__name__}")
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=RC_PARAMS["savefig.dpi"], metadata=dict(SAVE_FORMATS["png"]))
+    plt.close(fig)
+    _show_png(buf.getvalue(), fig)
 
 
 def savefig(

@@ -84,6 +84,7 @@ from pathlib import Path
 
 from . import provenance
 from ._atomic import atomic_path, atomic_write
+from .explore import HEADLESS_ENV  # set for every kernel: explorers draw one static figure
 from .paths import project_root
 
 __all__ = ["RunConfig", "NotebookResult", "find_notebooks", "main", "matches", "run_notebook"]
@@ -97,6 +98,7 @@ _BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 _ERROR_MARKER_TAG = "papermill-error-cell-tag"
 _INJECTED_TAG = "injected-parameters"
 _NOTEBOOK_RE = re.compile(r"^(\d+)_.*\.ipynb$")
+SOLUTIONS = "solutions"  # notebooks/solutions/NN_solutions.ipynb: the exercises' solutions
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,11 +179,21 @@ def matches(name: str, pattern: str) -> bool:
 
 
 def find_notebooks(notebooks_dir, only=None) -> list[Path]:
-    """``NN_*.ipynb`` files of ``notebooks_dir`` in name order, filtered by ``only`` (patterns, any match)."""
+    """``NN_*.ipynb`` files of ``notebooks_dir`` in name order, filtered by ``only`` (patterns, any match).
+
+    The exercise solutions ``solutions/NN_solutions.ipynb`` run right after
+    their chapter NN (so ``--only 05`` runs both): every solution is checked
+    whenever the figures are made. They are kept out of the book.
+    """
     notebooks_dir = Path(notebooks_dir)
     if not notebooks_dir.is_dir():
         return []
-    found = sorted(p for p in notebooks_dir.glob("*.ipynb") if _NOTEBOOK_RE.match(p.name))
+    chapters = [p for p in notebooks_dir.glob("*.ipynb") if _NOTEBOOK_RE.match(p.name)]
+    solutions = [p for p in (notebooks_dir / SOLUTIONS).glob("*.ipynb") if _NOTEBOOK_RE.match(p.name)]
+    found = sorted(
+        chapters + solutions,
+        key=lambda p: (int(_NOTEBOOK_RE.match(p.name).group(1)), p.parent.name == SOLUTIONS, p.name),
+    )
     if only:
         found = [p for p in found if any(matches(p.name, pat) for pat in only)]
     return found
@@ -207,6 +219,7 @@ def _kernel_env(cfg: RunConfig, staging: Path) -> dict:
         FIGURES_ENV: str(staging),
         TARGET_ENV: str(cfg.figures_dir),
         "MPLBACKEND": "agg",
+        HEADLESS_ENV: "1",
         "GRAPHSEL_PROFILE": cfg.profile,
         "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0"),
         "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),

@@ -66,3 +66,32 @@ def random_graphs():
         n = int(rng.integers(5, 61))
         graphs.append(random_connected_graph(rng, n, p=float(rng.uniform(0.02, 0.4)), weighted=i % 2 == 0))
     return graphs
+
+
+# --------------------------------------------------------------------------- online learner helpers
+
+
+def dense_embedding(S, d):
+    """``M = diag(σ^{-1/2}) Vᵀ`` from a dense eigh of ``L = D - S`` (d smallest non-zero pairs)."""
+    S = sp.csr_matrix(S).toarray()
+    L = np.diag(S.sum(1)) - S
+    sigma, V = np.linalg.eigh(L)
+    return V[:, 1 : d + 1].T / np.sqrt(sigma[1 : d + 1])[:, None]
+
+
+def smooth_labels(M, rng, n_classes, flip=0.1):
+    """Classes from quantiles of the first coordinate (the Fiedler direction), ``flip`` of them random."""
+    f = M[0] + 0.3 * M[min(1, M.shape[0] - 1)]
+    y = np.searchsorted(np.quantile(f, np.linspace(0, 1, n_classes + 1)[1:-1]), f)
+    noisy = rng.random(y.size) < flip
+    y[noisy] = rng.integers(0, n_classes, noisy.sum())
+    return y
+
+
+def assert_same_trace(fast, slow, *, rtol=1e-8):
+    np.testing.assert_array_equal(fast.order, slow.order)
+    np.testing.assert_array_equal(fast.predictions, slow.predictions)
+    np.testing.assert_array_equal(fast.mistakes, slow.mistakes)
+    np.testing.assert_array_equal(fast.queried, slow.queried)
+    scale = max(1.0, float(np.abs(slow.scores).max()))
+    np.testing.assert_allclose(fast.scores, slow.scores, rtol=rtol, atol=rtol * scale)

@@ -16,6 +16,8 @@ from scipy.sparse import csgraph
 
 import graphsel_lib as gs
 from graphsel_lib import datasets, paths
+from graphsel_lib.datasets import parsers
+from graphsel_lib.knn import knn_adjacency
 
 # Expected sizes after preprocessing (LCC), written independently of the
 # registry: real data from ../shared/data/MANIFEST.md (CiteSeer:
@@ -310,12 +312,12 @@ def test_knn_adjacency_matches_naive_with_ties():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 3, size=(60, 4)).astype(float)  # many exact ties
     for k in (1, 3, 7):
-        got = datasets.knn_adjacency(X, k, block_size=16).toarray()
+        got = knn_adjacency(X, k, block_size=16).toarray()
         assert np.array_equal(got, _naive_knn(X, k))
     with pytest.raises(ValueError, match="k must be"):
-        datasets.knn_adjacency(X, 60)
+        knn_adjacency(X, 60)
     with pytest.raises(TypeError):
-        datasets.knn_adjacency(X, 2.0)
+        knn_adjacency(X, 2.0)
 
 
 def test_planetoid_unpickler_refuses_foreign_globals(tmp_path):
@@ -326,7 +328,7 @@ def test_planetoid_unpickler_refuses_foreign_globals(tmp_path):
     p = tmp_path / "evil.pkl"
     p.write_bytes(pickle.dumps(Evil(), protocol=2))
     with pytest.raises(pickle.UnpicklingError, match="refusing"):
-        datasets._load_planetoid_pickle(p)
+        parsers._load_planetoid_pickle(p)
 
 
 def test_webkb_colink_graph_counts_shared_links():
@@ -336,7 +338,7 @@ def test_webkb_colink_graph_counts_shared_links():
     assert g.name == "webkb-cornell[graph=colinks]"
     # independent reference: common out- and in-neighbours in the directed link graph
     files = datasets.fetch_dataset("webkb-cornell", download=False)
-    raw = datasets._parse_webkb(files, "cornell")
+    raw = parsers._parse_webkb(files, "cornell")
     D = nx.DiGraph(sp.coo_matrix(raw["S"]).toarray().astype(bool) & ~np.eye(raw["S"].shape[0], dtype=bool))
     pos = {u: i for i, u in enumerate(raw["node_ids"])}
     rng = np.random.default_rng(0)
@@ -402,4 +404,4 @@ def test_knn_adjacency_refuses_complex_features():
     """Before: the imaginary part was dropped with only a ComplexWarning."""
     X = np.arange(10.0).reshape(5, 2) * (1 + 1j)
     with pytest.raises(TypeError, match="complex"):
-        datasets.knn_adjacency(X, 2)
+        knn_adjacency(X, 2)

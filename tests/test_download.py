@@ -60,7 +60,7 @@ def env(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHSEL_DATA", str(empty))
     monkeypatch.setenv("GRAPHSEL_CACHE", str(cache))
     monkeypatch.setattr(paths, "local_data_dirs", lambda: [empty])  # no ../shared/data
-    monkeypatch.setattr(datasets, "DOWNLOAD_TIMEOUT", 5.0)
+    monkeypatch.setattr(datasets.fetch, "DOWNLOAD_TIMEOUT", 5.0)
     datasets.clear_cache()
     yield {"cache": cache, "tmp": tmp_path}
     datasets.clear_cache()

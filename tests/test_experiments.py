@@ -188,7 +188,7 @@ def test_cache_tells_an_edited_user_learner_from_its_old_version(karate, tmp_pat
 
 
 def test_cache_key_changes_with_any_parameter(karate, tmp_path):
-    from graphsel_lib.online.reference_multiclass import ReferenceCMOG
+    from graphsel_lib.online.reference import ReferenceCMOG
 
     # ReferenceCMOG's hand-written repr left out ``conservative``
     orders = ex.random_orders(len(karate[1]), 3, seed=1)
@@ -199,8 +199,8 @@ def test_cache_key_changes_with_any_parameter(karate, tmp_path):
     assert cached == truth
     assert len(list(tmp_path.glob("*.json"))) == 2
     for a, b in [
-        (SSLGC(0.1), SSLGC(0.2)),
-        (SSLGC(0.1), SSLGC(0.1, include_current=False)),
+        (SSLGC(mu=0.1), SSLGC(mu=0.2)),
+        (SSLGC(mu=0.1), SSLGC(mu=0.1, include_current=False)),
         (OneVsRest(partial(OLLGC, mu=0.1)), OneVsRest(partial(OLLGC, mu=0.2))),
         (OneVsRest(GPA), OneVsRest(GPA, stacked=False)),
     ]:
@@ -217,7 +217,9 @@ def test_same_learner_twice_hits_the_cache(karate, tmp_path, monkeypatch):
         raise AssertionError("recomputed a cached configuration")
 
     monkeypatch.setattr(ex, "_one_pass", no_recompute)
-    again = ex.evaluate(lambda: OneVsRest(lambda: OLLGC(0.5)), *karate, orders, n_jobs=1, cache_dir=tmp_path)
+    again = ex.evaluate(
+        lambda: OneVsRest(lambda: OLLGC(mu=0.5)), *karate, orders, n_jobs=1, cache_dir=tmp_path
+    )
     pd.testing.assert_frame_equal(first, again)
     assert len(list(tmp_path.glob("*.json"))) == 1
     assert ex.learner_key(OneVsRest(partial(OLLGC, mu=0.5))) == ex.learner_key(
@@ -295,34 +297,34 @@ def _all_learners():
         Relaxation,
     )
     from graphsel_lib.online import reference as r
-    from graphsel_lib.online import reference_multiclass as rm
-    from graphsel_lib.online import reference_relaxation as rr
+    from graphsel_lib.online import reference as rm
+    from graphsel_lib.online import reference as rr
 
     S = gs.load_dataset("karate").adjacency
     return [
         GPA(),
-        RandomSampling(0.3, seed=4),
-        OLLGC(0.1),
-        SSLGC(0.1, include_current=False),
+        RandomSampling(p=0.3, seed=4),
+        OLLGC(mu=0.1),
+        SSLGC(mu=0.1, include_current=False),
         OneVsRest(partial(SSLGC, mu=0.5), stacked=False),
         CMOG(conservative=False),
-        MSG(2.0, 0.1, aggressive=False, seed=3),
-        BBQ(0.3),
-        BBQEps(0.1),
+        MSG(gamma=2.0, h=0.1, aggressive=False, seed=3),
+        BBQ(kappa=0.3),
+        BBQEps(eps=0.1),
         DGS(),
-        MarginSampling(CMOG(gamma=2.0), 0.1, seed=3),
-        RandomQueries(MSG(h=1.0), 0.5),
-        Relaxation(S, 3.0, kernel="push"),
+        MarginSampling(CMOG(gamma=2.0), b=0.1, seed=3),
+        RandomQueries(MSG(h=1.0), p=0.5),
+        Relaxation(S, beta=3.0, kernel="push"),
         r.ReferenceGPA(),
-        r.ReferenceRandomSampling(0.2),
+        r.ReferenceRandomSampling(p=0.2),
         r.ReferenceOLLGC(),
         r.ReferenceSSLGC(include_current=False),
         rm.ReferenceCMOG(conservative=False),
-        rm.ReferenceMSG(aggressive=False),
+        rm.ReferenceMSG(h=0.01, aggressive=False),
         rm.ReferenceBBQ(),
-        rm.ReferenceBBQEps(0.1),
+        rm.ReferenceBBQEps(eps=0.1),
         rm.ReferenceDGS(),
-        rr.ReferenceRelaxation(S, 3.0),
+        rr.ReferenceRelaxation(S, beta=3.0),
     ]
 
 
@@ -342,12 +344,12 @@ def test_get_params_reads_every_init_parameter_and_rebuilds_the_learner():
 
 
 def test_generic_repr_names_the_class_and_every_parameter():
-    assert repr(_AlwaysPlusOneSSLGC(0.5)) == "_AlwaysPlusOneSSLGC(mu=0.5, kappa=0.4)"  # was "SSLGC(...)"
+    assert repr(_AlwaysPlusOneSSLGC(mu=0.5)) == "_AlwaysPlusOneSSLGC(mu=0.5, kappa=0.4)"  # was "SSLGC(...)"
     assert (
-        repr(OneVsRest(lambda: SSLGC(0.5), stacked=False))
+        repr(OneVsRest(lambda: SSLGC(mu=0.5), stacked=False))
         == "OneVsRest(SSLGC(mu=0.5, kappa=0.4), stacked=False)"
     )
-    from graphsel_lib.online.reference_multiclass import ReferenceCMOG
+    from graphsel_lib.online.reference import ReferenceCMOG
 
     assert repr(ReferenceCMOG(conservative=False)).endswith("conservative=False)")  # was left out
 
@@ -359,12 +361,12 @@ def test_learners_with_hidden_parameters_are_keyed_by_their_state():
 
     class Hiding(SSLGC):  # ``shift`` kept under another name
         def __init__(self, mu=1.0, shift=0.0):
-            super().__init__(mu)
+            super().__init__(mu=mu)
             self._offset = shift
 
-    assert ex.learner_key(Forwarding(0.1)) != ex.learner_key(Forwarding(1.0))
+    assert ex.learner_key(Forwarding(mu=0.1)) != ex.learner_key(Forwarding(mu=1.0))
     assert ex.learner_key(Hiding(shift=0.0)) != ex.learner_key(Hiding(shift=0.5))
     assert repr(Hiding(0.5)) == "Hiding(mu=0.5, shift=?)"  # repr never raises (run() stores it in the Trace)
-    assert repr(Forwarding(0.5)).startswith("Forwarding(mu=0.5, kappa=0.4")
+    assert repr(Forwarding(mu=0.5)).startswith("Forwarding(mu=0.5, kappa=0.4")
     with pytest.raises(AttributeError, match="shift"):
         Hiding().get_params()

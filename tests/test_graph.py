@@ -336,3 +336,12 @@ def test_lcc_reduction_warns_with_counts_and_vanished_classes():
         gs.Graph.from_adjacency(A, [0, 0, 0, 1, 1, 1])
     with pytest.raises(ValueError, match="disconnected"):
         gs.Graph.from_adjacency(A, [0, 0, 0, 1, 1, 1], lcc=False)
+
+
+def test_n_classes_must_be_an_integer():
+    """``n_classes=2.7`` used to be truncated to 2 without a word."""
+    with pytest.raises(TypeError, match="n_classes"):
+        gs.check_labels([0, 1, 1], 3, n_classes=2.7)
+    with pytest.raises(ValueError, match="n_classes"):
+        gs.check_labels([0, 1, 1], 3, n_classes=0)
+    assert gs.check_labels([0, 1, 1], 3, n_classes=np.int64(2)).tolist() == [0, 1, 1]

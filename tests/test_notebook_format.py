@@ -17,10 +17,16 @@ from graphsel_lib.paths import project_root
 
 NOTEBOOK_DIR = project_root() / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+SOLUTIONS = sorted((NOTEBOOK_DIR / "solutions").glob("*.ipynb"))  # the exercises' worked solutions
 NAME_RE = re.compile(r"^(\d{2})_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb$")
+THEORY = [p for p in NOTEBOOKS if 1 <= int(p.name[:2]) <= 12]  # chapters that end with exercises
 
 needs_notebooks = pytest.mark.skipif(not NOTEBOOKS, reason=f"no notebooks in {NOTEBOOK_DIR} yet")
-per_notebook = pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+per_notebook = pytest.mark.parametrize(
+    "path",
+    NOTEBOOKS + SOLUTIONS,
+    ids=[p.stem for p in NOTEBOOKS] + [f"solutions/{p.stem}" for p in SOLUTIONS],
+)
 
 
 def _read(path):
@@ -104,3 +110,29 @@ def test_no_path_tricks_or_installs(path):
         assert not re.search(r"^\s*[%!]\s*(pip|conda)\b", src, re.M), (
             f"{path.name}: no %pip/!pip/%conda inside notebooks (use environment.yml)"
         )
+
+
+@needs_notebooks
+@pytest.mark.parametrize("path", THEORY, ids=[p.stem for p in THEORY])
+def test_theory_chapters_end_with_exercises_and_have_solutions(path):
+    """Each theory chapter ends with ``## Exercises``; its worked solutions are a separate notebook the pipeline runs."""
+    nb, _ = _read(path)
+    headings = [
+        c.source.lstrip().splitlines()[0] for c in nb.cells if c.cell_type == "markdown" and c.source.strip()
+    ]
+    h2 = [h for h in headings if h.startswith("## ")]
+    assert "## Exercises" in h2, f"{path.name} has no '## Exercises' section"
+    assert h2[-1] == "## Exercises", (
+        f"{path.name}: '## Exercises' should close the chapter, got sections {h2}"
+    )
+    solution = NOTEBOOK_DIR / "solutions" / f"{path.name[:2]}_solutions.ipynb"
+    assert solution.is_file(), (
+        f"{path.name}: no worked solutions at {solution.relative_to(NOTEBOOK_DIR.parent)}"
+    )
+
+
+@needs_notebooks
+def test_at_least_four_chapters_have_an_explorer():
+    """Explorers (sliders in Jupyter, one static figure headless) go through ``graphsel_lib.explore``."""
+    with_explorer = [p.stem for p in NOTEBOOKS if "explore(" in "".join(c.source for c in _read(p)[1])]
+    assert len(with_explorer) >= 4, f"explorers only in {with_explorer}"

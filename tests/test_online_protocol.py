@@ -73,7 +73,7 @@ def test_run_follows_the_protocol_literally(data):
 
 def test_trace_fields_and_summaries(data):
     M, y, classes = data
-    tr = run(SSLGC(0.5), M, y, seed=3)
+    tr = run(SSLGC(mu=0.5), M, y, seed=3)
     T = 50
     for name in ("order", "labels", "predictions", "scores", "mistakes", "queried", "elapsed"):
         assert getattr(tr, name).shape == (T,), name
@@ -105,10 +105,10 @@ def fields(tr):
 @pytest.mark.parametrize(
     "make, labels",
     [
-        (lambda: RandomSampling(0.5), "binary"),
-        (lambda: SSLGC(0.1, 0.3), "binary"),
-        (lambda: OneVsRest(lambda: RandomSampling(0.3)), "classes"),
-        (lambda: OneVsRest(lambda: OLLGC(1.0)), "classes"),
+        (lambda: RandomSampling(p=0.5), "binary"),
+        (lambda: SSLGC(mu=0.1, kappa=0.3), "binary"),
+        (lambda: OneVsRest(lambda: RandomSampling(p=0.3)), "classes"),
+        (lambda: OneVsRest(lambda: OLLGC(mu=1.0)), "classes"),
     ],
 )
 def test_same_seed_same_trace(data, make, labels):
@@ -128,8 +128,8 @@ def test_same_seed_same_trace(data, make, labels):
 
 def test_blas_thread_limit_is_optional(data):
     M, y, _ = data
-    a = run(OLLGC(0.1), M, y, blas_threads=None)
-    b = run(OLLGC(0.1), M, y, blas_threads=1)
+    a = run(OLLGC(mu=0.1), M, y, blas_threads=None)
+    b = run(OLLGC(mu=0.1), M, y, blas_threads=1)
     np.testing.assert_array_equal(a.predictions, b.predictions)
 
 
@@ -224,8 +224,8 @@ def test_inputs_are_not_modified_and_memory_order_does_not_matter(data):
     M0, c0 = M.copy(), classes.copy()
     order = np.random.default_rng(2).permutation(50)
     o0 = order.copy()
-    a = run(OneVsRest(lambda: SSLGC(0.2)), M, classes, order=order)
-    b = run(OneVsRest(lambda: SSLGC(0.2)), np.asfortranarray(M), classes, order=order)
+    a = run(OneVsRest(lambda: SSLGC(mu=0.2)), M, classes, order=order)
+    b = run(OneVsRest(lambda: SSLGC(mu=0.2)), np.asfortranarray(M), classes, order=order)
     np.testing.assert_array_equal(M, M0)
     np.testing.assert_array_equal(classes, c0)
     np.testing.assert_array_equal(order, o0)
@@ -246,3 +246,54 @@ def test_complex_features_are_refused(data):
     M, y, _ = data
     with pytest.raises(TypeError, match="complex values"):
         run(GPA(), M.astype(complex), y)
+
+
+# --------------------------------------------------------------------------- rounds=
+
+
+@pytest.mark.parametrize(
+    "make, labels",
+    [
+        (lambda: SSLGC(mu=0.5, kappa=0.3), "binary"),
+        (lambda: RandomSampling(p=0.5), "binary"),
+        (lambda: OneVsRest(lambda: RandomSampling(p=0.3)), "classes"),
+        (lambda: online.MSG(gamma=1.0, h=0.1), "classes"),
+    ],
+)
+@pytest.mark.parametrize("rounds", [1, 17, 50])
+def test_rounds_is_a_prefix_of_the_full_pass(data, make, labels, rounds):
+    M, y, classes = data
+    y = y if labels == "binary" else classes
+    full = run(make(), M, y, seed=4, record=("score",))
+    part = run(make(), M, y, seed=4, rounds=rounds, record=("score",))
+    assert part.n_rounds == rounds and part.elapsed.shape == (rounds,)
+    fp, ff = fields(part), fields(full)
+    assert fp.keys() == ff.keys() and fp.pop("learner") == ff.pop("learner")
+    for k in ff:
+        np.testing.assert_array_equal(fp[k], ff[k][:rounds], err_msg=k)
+        assert fp[k].dtype == ff[k].dtype, k
+
+
+def test_rounds_with_a_given_order_and_node_ids():
+    rng = np.random.default_rng(5)
+    n = 20
+    S = rng.random((n, n)) + 0.1
+    S = np.triu(S, 1) + np.triu(S, 1).T
+    classes = rng.integers(0, 3, size=n)
+    order = rng.permutation(n)
+    full = run(online.Relaxation(S, beta=4.0), online.node_ids(n), classes, order=order)
+    part = run(online.Relaxation(S, beta=4.0), online.node_ids(n), classes, order=order, rounds=7)
+    np.testing.assert_array_equal(part.order, order[:7])
+    np.testing.assert_array_equal(part.scores, full.scores[:7])
+    np.testing.assert_array_equal(part.mistakes, full.mistakes[:7])
+
+
+def test_rounds_is_validated(data):
+    M, y, _ = data
+    for bad in (0, -1, 51, 10**6):
+        with pytest.raises(ValueError, match=r"rounds must be in 1\.\.n = 1\.\.50"):
+            run(GPA(), M, y, rounds=bad)
+    for bad in (2.0, 2.5, True, "3"):
+        with pytest.raises(TypeError, match="rounds must be an integer"):
+            run(GPA(), M, y, rounds=bad)
+    assert run(GPA(), M, y, rounds=np.int64(3)).n_rounds == 3

@@ -12,19 +12,17 @@ import scipy.sparse as sp
 
 from conftest import random_connected_graph
 from graphsel_lib.online import run
-from graphsel_lib.online.reference_relaxation import (
+from graphsel_lib.online.push import Pusher, ppr_push, push_kernel_column
+from graphsel_lib.online.reference.relaxation import (
     ReferenceRelaxation,
     reference_multiclass_hinge,
     reference_project_simplex,
 )
 from graphsel_lib.online.relaxation import (
-    Pusher,
     Relaxation,
     multiclass_hinge,
     node_ids,
-    ppr_push,
     project_simplex,
-    push_kernel_column,
     relaxation_kernel,
     relaxation_kernel_trace,
 )
@@ -112,7 +110,7 @@ def test_ppr_identity_and_push_converge(rng):
     Pi = alpha * np.linalg.inv(np.eye(n) - (1 - alpha) * A / d[None, :])  # columns: PPR vectors
     np.testing.assert_allclose(Pi.sum(0), 1.0, atol=1e-10)
     np.testing.assert_allclose(K, 2 * n * np.diag(d**-0.5) @ Pi @ np.diag(d**0.5), rtol=1e-9, atol=1e-9)
-    np.testing.assert_allclose(K, ReferenceRelaxation(S, beta).K, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(K, ReferenceRelaxation(S, beta=beta).K, rtol=1e-9, atol=1e-9)
     assert relaxation_kernel_trace(S, beta) == pytest.approx(np.trace(K), rel=1e-10)
     assert np.trace(K) <= 2 * n * n  # the "bound" tau0
     for u in (0, 7, 23):
@@ -143,8 +141,8 @@ def test_push_backends_identical(rng):
         np.testing.assert_array_equal(x1, x2)
     n = 80
     y = smooth_labels(S, rng, 3)
-    t1 = run(Relaxation(S, 8.0, kernel="push", push_backend="python"), node_ids(n), y, seed=2)
-    t2 = run(Relaxation(S, 8.0, kernel="push", push_backend="numba"), node_ids(n), y, seed=2)
+    t1 = run(Relaxation(S, beta=8.0, kernel="push", push_backend="python"), node_ids(n), y, seed=2)
+    t2 = run(Relaxation(S, beta=8.0, kernel="push", push_backend="numba"), node_ids(n), y, seed=2)
     np.testing.assert_array_equal(t1.scores, t2.scores)
 
 
@@ -158,8 +156,8 @@ def test_exact_equals_naive_twin_round_by_round(rng, n, C, beta_frac, tau0):
     S = random_connected_graph(rng, n, p=0.1)
     y = smooth_labels(S, rng, C)
     beta = beta_frac * n
-    fast = run(Relaxation(S, beta, tau0=tau0), node_ids(n), y, seed=3, record=("psi", "loss"))
-    slow = run(ReferenceRelaxation(S, beta, tau0=tau0), node_ids(n), y, seed=3, record=("psi", "loss"))
+    fast = run(Relaxation(S, beta=beta, tau0=tau0), node_ids(n), y, seed=3, record=("psi", "loss"))
+    slow = run(ReferenceRelaxation(S, beta=beta, tau0=tau0), node_ids(n), y, seed=3, record=("psi", "loss"))
     np.testing.assert_array_equal(fast.predictions, slow.predictions)
     np.testing.assert_allclose(fast.scores, slow.scores, atol=1e-9)
     np.testing.assert_allclose(fast.records["psi"], slow.records["psi"], rtol=1e-8, atol=1e-12)
@@ -172,24 +170,24 @@ def test_push_with_tiny_eps_matches_exact(rng):
     n = 60
     S = random_connected_graph(rng, n, p=0.08)
     y = smooth_labels(S, rng, 3)
-    exact = run(Relaxation(S, 0.2 * n), node_ids(n), y, seed=1)
-    push = run(Relaxation(S, 0.2 * n, kernel="push", eps=1e-10, tau0="trace"), node_ids(n), y, seed=1)
+    exact = run(Relaxation(S, beta=0.2 * n), node_ids(n), y, seed=1)
+    push = run(Relaxation(S, beta=0.2 * n, kernel="push", eps=1e-10, tau0="trace"), node_ids(n), y, seed=1)
     np.testing.assert_array_equal(push.predictions, exact.predictions)
     np.testing.assert_allclose(push.scores, exact.scores, atol=1e-6)
     # default tau0 for push is the 2n² bound; a numeric tau0 is accepted as is
-    L = Relaxation(S, 0.2 * n, kernel="push")
+    L = Relaxation(S, beta=0.2 * n, kernel="push")
     assert L.tau0 == "bound" and L.tau0_value == 2.0 * n * n
-    assert Relaxation(S, 1.0, tau0=123.0).tau0_value == 123.0
+    assert Relaxation(S, beta=1.0, tau0=123.0).tau0_value == 123.0
 
 
 def test_disconnected_graph_is_fine_and_push_is_local(rng):
     # two components: K stays SPD (I/(2n) term); a push never leaves the source's component
     A = sp.block_diag([random_connected_graph(rng, 12), random_connected_graph(rng, 9)]).tocsr()
-    L = Relaxation(A, 5.0, kernel="push", eps=1e-8)
+    L = Relaxation(A, beta=5.0, kernel="push", eps=1e-8)
     nodes, _ = L.kernel_column(3)
     assert nodes.max() < 12
     y = rng.integers(0, 3, 21)
-    t1 = run(Relaxation(A, 5.0), node_ids(21), y, seed=0)
+    t1 = run(Relaxation(A, beta=5.0), node_ids(21), y, seed=0)
     t2 = run(L, node_ids(21), y, seed=0)
     np.testing.assert_array_equal(t1.predictions, t2.predictions)
 
@@ -198,7 +196,7 @@ def test_same_seed_same_trace_and_reuse(rng):
     n = 40
     S = random_connected_graph(rng, n)
     y = smooth_labels(S, rng, 3)
-    L = Relaxation(S, 4.0, kernel="push", eps=1e-5)
+    L = Relaxation(S, beta=4.0, kernel="push", eps=1e-5)
     t1 = run(L, node_ids(n), y, seed=7)
     t2 = run(L, node_ids(n), y, seed=7)  # reset: the same object runs again
     np.testing.assert_array_equal(t1.predictions, t2.predictions)
@@ -214,41 +212,41 @@ def test_bad_inputs_raise(rng):
     S = random_connected_graph(rng, 10)
     for beta in (0, -1.0, np.inf, np.nan):
         with pytest.raises(ValueError, match="beta"):
-            Relaxation(S, beta)
+            Relaxation(S, beta=beta)
     with pytest.raises(TypeError, match="beta"):
-        Relaxation(S, "big")
+        Relaxation(S, beta="big")
     with pytest.raises(ValueError, match="kernel"):
-        Relaxation(S, 1.0, kernel="ppr")
+        Relaxation(S, beta=1.0, kernel="ppr")
     with pytest.raises(ValueError, match="eps"):
-        Relaxation(S, 1.0, kernel="push", eps=0)
+        Relaxation(S, beta=1.0, kernel="push", eps=0)
     with pytest.raises(ValueError, match="backend"):
-        Relaxation(S, 1.0, kernel="push", push_backend="cuda")
+        Relaxation(S, beta=1.0, kernel="push", push_backend="cuda")
     with pytest.raises(ValueError, match="tau0"):
-        Relaxation(S, 1.0, tau0="huge")
+        Relaxation(S, beta=1.0, tau0="huge")
     with pytest.raises(ValueError, match="tau0|beta|positive"):
-        Relaxation(S, 1.0, tau0=-5.0)
+        Relaxation(S, beta=1.0, tau0=-5.0)
     iso = sp.block_diag([S, sp.csr_matrix((1, 1))]).tocsr()
     with pytest.raises(ValueError, match="isolated"):
-        Relaxation(iso, 1.0)
+        Relaxation(iso, beta=1.0)
     with pytest.raises(ValueError, match="symmetric"):
-        Relaxation(sp.triu(S).tocsr(), 1.0)
+        Relaxation(sp.triu(S).tocsr(), beta=1.0)
     with pytest.raises(ValueError, match="max_nodes"):
-        Relaxation(S, 1.0, max_dense_nodes=5)
+        Relaxation(S, beta=1.0, max_dense_nodes=5)
     y = rng.integers(0, 2, 10)
     with pytest.raises(ValueError, match="node_ids"):
-        run(Relaxation(S, 1.0), np.ones((3, 10)), y)  # d != 1
+        run(Relaxation(S, beta=1.0), np.ones((3, 10)), y)  # d != 1
     with pytest.raises(ValueError, match="node id"):
-        run(Relaxation(S, 1.0), node_ids(10) + 0.5, y)
+        run(Relaxation(S, beta=1.0), node_ids(10) + 0.5, y)
     with pytest.raises(ValueError, match="node id"):
-        run(Relaxation(S, 1.0), node_ids(10) + 1, y)  # id 10 out of range
+        run(Relaxation(S, beta=1.0), node_ids(10) + 1, y)  # id 10 out of range
     with pytest.raises(ValueError, match="twice"):
-        run(Relaxation(S, 1.0), np.zeros((1, 10)), y)
+        run(Relaxation(S, beta=1.0), np.zeros((1, 10)), y)
     with pytest.raises(ValueError, match="positive"):
         node_ids(0)
 
 
 def test_numba_backend_without_numba_raises(rng, monkeypatch):
-    import graphsel_lib.online.relaxation as rel
+    import graphsel_lib.online.push as rel
 
     monkeypatch.setattr(rel, "_numba_available", lambda: False)
     S = random_connected_graph(rng, 10)
@@ -269,8 +267,8 @@ def test_tau0_errors_name_tau0_and_come_first(rng, monkeypatch):
     monkeypatch.setattr(rel, "relaxation_kernel", boom)
     for bad in (-1, 0.0, np.nan):
         with pytest.raises(ValueError, match="tau0 must be a positive finite number"):
-            Relaxation(S, 1.0, tau0=bad)
+            Relaxation(S, beta=1.0, tau0=bad)
     with pytest.raises(TypeError, match="tau0 must be a positive number"):
-        Relaxation(S, 1.0, tau0=True)
+        Relaxation(S, beta=1.0, tau0=True)
     with pytest.raises(TypeError, match="max_dense_nodes must be an integer"):
-        Relaxation(S, 1.0, max_dense_nodes=10.5)
+        Relaxation(S, beta=1.0, max_dense_nodes=10.5)

@@ -53,3 +53,24 @@ def test_readme_has_two_setup_commands_and_ci_uses_the_test_one():
         ["bash", str(ROOT / ".ci" / "run"), "--print-command"], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == block.group(1).strip()
+
+
+def test_import_is_light_and_the_version_comes_from_the_metadata():
+    """``import graphsel_lib`` loads neither pandas nor the experiment engine; the version is the installed one."""
+    import subprocess
+    import sys
+    from importlib import metadata
+
+    code = (
+        "import sys, graphsel_lib as gs; "
+        "print(sorted(m for m in ('pandas', 'graphsel_lib.experiments', 'matplotlib') if m in sys.modules)); "
+        "print(gs.__version__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0] == "[]"
+    assert out[1] == metadata.version("graphsel")
+    import graphsel_lib as gs
+
+    assert gs.experiments.evaluate is not None  # still reachable, on first use

@@ -28,6 +28,9 @@ def test_smoke_pipeline_runs_every_notebook(smoke_run):
         shown = sum("image/png" in o.get("data", {}) for c in executed.cells for o in c.get("outputs", []))
         written = sum(1 for name in produced if name.startswith(prefix) and name.endswith(".png"))
         assert shown >= written, f"{nb.name} wrote {written} figures but displays {shown}"
+    # every worked solution ran (and so every one of its checks passed)
+    for sol in sorted((project_root() / "notebooks" / "solutions").glob("[0-9][0-9]_*.ipynb")):
+        assert (build / "smoke" / "notebooks" / sol.name).is_file(), f"solutions/{sol.name} did not run"
     # sources untouched, figures never written into the committed folder
     assert all(p.read_bytes() == before[p] for p in NOTEBOOKS)
     summary = json.loads((build / "smoke" / "reproduce_summary.json").read_text())

@@ -126,3 +126,20 @@ def test_style_context_restores_rcparams():
     assert tuple(fig.get_size_inches()) == (2, 1)
     ax.plot([0, 1], label="x")
     assert ax.legend().get_texts()[0].get_fontsize() == plotting.RC_PARAMS["legend.fontsize"]
+
+
+def test_show_displays_a_png_and_closes_the_figure(monkeypatch):
+    """``plotting.show`` is how an explorer draws: an inline PNG under any backend, no file written."""
+    import IPython.display
+
+    import graphsel_lib.plotting as P
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    fig, ax = P.plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    P.show(fig)
+    assert len(shown) == 1 and shown[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not P.plt.fignum_exists(fig.number)
+    with pytest.raises(TypeError, match="Figure"):
+        P.show("not a figure")

@@ -27,8 +27,8 @@ def test_llgc_matches_dense_twin(random_graphs):
         y, lab = _random_labels(rng, n, K, int(rng.integers(1, n)))
         for mu in (1e-3, 0.7, 50.0):
             for kind in ("combinatorial", "normalized"):
-                F = T.llgc(S, y, lab, mu, laplacian=kind)
-                F0 = R.llgc_dense(S, y, lab, mu, laplacian=kind)
+                F = T.llgc(S, y, lab, mu=mu, laplacian=kind)
+                F0 = R.llgc_dense(S, y, lab, mu=mu, laplacian=kind)
                 np.testing.assert_allclose(F, F0, atol=1e-8, rtol=0)
 
 
@@ -62,7 +62,9 @@ def test_iterative_solvers_match_direct(random_graphs):
         y, lab = _random_labels(rng, n, 3, max(1, n // 4))
         for solver in ("cg", "amg"):
             np.testing.assert_allclose(
-                T.llgc(S, y, lab, 2.0, solver=solver), T.llgc(S, y, lab, 2.0, solver="direct"), atol=1e-8
+                T.llgc(S, y, lab, mu=2.0, solver=solver),
+                T.llgc(S, y, lab, mu=2.0, solver="direct"),
+                atol=1e-8,
             )
             np.testing.assert_allclose(
                 T.harmonic(S, y, lab, solver=solver), T.harmonic(S, y, lab, solver="direct"), atol=1e-8
@@ -82,7 +84,7 @@ def test_llgc_and_harmonic_on_big_graph_take_the_iterative_path():
     S.setdiag(0)
     S.eliminate_zeros()
     y, lab = _random_labels(rng, n, 3, 300)
-    F = T.llgc(S, y, lab, 1.0)
+    F = T.llgc(S, y, lab, mu=1.0)
     Y = np.zeros((n, 3))
     Y[lab, y[lab]] = 1
     resid = F + gs.laplacian(S) @ F - Y
@@ -104,13 +106,13 @@ def test_auto_skips_lu_on_a_dense_mid_size_graph(monkeypatch):
     S.eliminate_zeros()
     assert S.nnz > T._common.DIRECT_MAX_ROW_NNZ * n
     y, lab = _random_labels(rng, n, 3, 150)
-    expected = T.llgc(S, y, lab, 1.0, solver="direct")
+    expected = T.llgc(S, y, lab, mu=1.0, solver="direct")
 
     def no_lu(*args, **kwargs):
         raise AssertionError("auto factorised a dense mid-size matrix")
 
     monkeypatch.setattr(T._common.spla, "splu", no_lu)
-    np.testing.assert_allclose(T.llgc(S, y, lab, 1.0), expected, atol=1e-8)
+    np.testing.assert_allclose(T.llgc(S, y, lab, mu=1.0), expected, atol=1e-8)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -154,7 +156,7 @@ def test_self_loops_are_ignored(random_graphs):
     y, lab = _random_labels(rng, n, 2, 5)
     S_loop = S + sp.diags(rng.uniform(0.5, 3.0, n))
     np.testing.assert_allclose(T.harmonic(S_loop, y, lab), T.harmonic(S, y, lab), atol=1e-12)
-    np.testing.assert_allclose(T.llgc(S_loop, y, lab, 1.0), T.llgc(S, y, lab, 1.0), atol=1e-12)
+    np.testing.assert_allclose(T.llgc(S_loop, y, lab, mu=1.0), T.llgc(S, y, lab, mu=1.0), atol=1e-12)
 
 
 # --------------------------------------------------------------------------- exact small cases
@@ -167,7 +169,7 @@ def test_path_graph_exact():
     np.testing.assert_allclose(F[:, 0], 1 - F[:, 1], atol=1e-14)
     # LLGC, mu = 1, only node 0 labelled: (I + L) f = e_0 on the path of 3 nodes
     S3 = nx.to_scipy_sparse_array(nx.path_graph(3))
-    F3 = T.llgc(S3, [0, -1, -1], [0], 1.0, n_classes=1)
+    F3 = T.llgc(S3, [0, -1, -1], [0], mu=1.0, n_classes=1)
     # I + L = [[2,-1,0],[-1,3,-1],[0,-1,2]]; its inverse's first column is (5, 2, 1)/8
     np.testing.assert_allclose(F3[:, 0], np.array([5, 2, 1]) / 8, atol=1e-14)
     # CMN on the path: classes get equal mass over U = {1,2,3}
@@ -192,7 +194,7 @@ def test_class_without_label():
     y = np.array([0, 0, 1, 1])
     F = T.harmonic(S, y, [0, 1], n_classes=3)
     np.testing.assert_array_equal(F[:, 1:], 0)
-    np.testing.assert_allclose(T.llgc(S, y, [0, 1], 1.0)[:, 1], 0)
+    np.testing.assert_allclose(T.llgc(S, y, [0, 1], mu=1.0)[:, 1], 0)
     # CMN cannot give mass to a class that no walk reaches: its column stays zero
     Fc = T.harmonic(S, y, [0, 1], cmn=True, class_prior=[0.5, 0.5], n_classes=2)
     np.testing.assert_allclose(Fc[2:], [[0.25, 0], [0.25, 0]], atol=1e-14)
@@ -213,7 +215,7 @@ def test_llgc_normalized_matches_closed_form_of_networkx_fixed_point(random_grap
         for _ in range(2000):
             Fit = alpha * N @ Fit + (1 - alpha) * Y
         np.testing.assert_allclose(
-            T.llgc(S, y, lab, alpha / (1 - alpha), laplacian="normalized"), Fit, atol=1e-10
+            T.llgc(S, y, lab, mu=alpha / (1 - alpha), laplacian="normalized"), Fit, atol=1e-10
         )
 
 
@@ -245,7 +247,7 @@ def test_networkx_cross_check(random_graphs):
         _agree_where_decisive(T.harmonic(S, y, lab), nc.harmonic_function(G, max_iter=5000))
         alpha = 0.9
         _agree_where_decisive(
-            T.llgc(S, y, lab, alpha / (1 - alpha), laplacian="normalized"),
+            T.llgc(S, y, lab, mu=alpha / (1 - alpha), laplacian="normalized"),
             nc.local_and_global_consistency(G, alpha=alpha, max_iter=5000),
         )
 
@@ -267,7 +269,7 @@ def test_llgc_equals_ridge_regression_on_spectral_embedding():
     emb = gs.spectral_embedding(S, n - 1)
     M = emb.M
     np.testing.assert_allclose(M.T @ M, gs.laplacian_pinv(S), atol=1e-10)
-    F = T.llgc(S, y, lab, mu)
+    F = T.llgc(S, y, lab, mu=mu)
     for k in range(2):
         t = np.zeros(n)
         t[lab[y[lab] == k]] = 1.0
@@ -326,7 +328,7 @@ def test_bad_labels(method, y, labeled, exc, msg):
 def test_labels_out_of_range_for_n_classes():
     S = nx.to_scipy_sparse_array(nx.path_graph(3))
     with pytest.raises(ValueError, match=r"must be in 0\.\.1, found y\[2\] = 2"):
-        T.llgc(S, [0, 1, 2], [0, 2], 1.0, n_classes=2)
+        T.llgc(S, [0, 1, 2], [0, 2], mu=1.0, n_classes=2)
     with pytest.raises(ValueError, match="n_classes must be >= 1"):
         T.harmonic(S, [0, 1, 0], [0, 2], n_classes=0)
     with pytest.raises(TypeError, match="n_classes must be an integer"):
@@ -345,16 +347,16 @@ def test_harmonic_component_without_label_is_named():
     with pytest.raises(ValueError, match="node 3 and has 1 node"):
         T.harmonic(S1, [0, 1, 0, 0], [0, 2])
     # LLGC is well-posed there: the component without labels gets F = 0
-    F = T.llgc(S, y, [0, 2], 1.0)
+    F = T.llgc(S, y, [0, 2], mu=1.0)
     np.testing.assert_array_equal(F[3:], 0)
 
 
 @pytest.mark.parametrize("mu", [0, -1, np.inf, np.nan])
 def test_llgc_bad_mu(mu):
     with pytest.raises(ValueError, match="mu must be a positive finite number"):
-        T.llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0], mu)
+        T.llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0], mu=mu)
     with pytest.raises(TypeError, match="mu must be a positive number"):
-        T.llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0], "a")
+        T.llgc(np.array([[0, 1], [1, 0]]), [0, 1], [0], mu="a")
 
 
 def test_bad_options():
@@ -362,9 +364,9 @@ def test_bad_options():
     with pytest.raises(ValueError, match="solver must be one of"):
         T.harmonic(S, [0, 1], [0], solver="magic")
     with pytest.raises(ValueError, match="laplacian must be one of"):
-        T.llgc(S, [0, 1], [0], 1.0, laplacian="random_walk")
+        T.llgc(S, [0, 1], [0], mu=1.0, laplacian="random_walk")
     with pytest.raises(ValueError, match="normalized Laplacian undefined"):
-        T.llgc(np.zeros((2, 2)), [0, 1], [0], 1.0, laplacian="normalized")
+        T.llgc(np.zeros((2, 2)), [0, 1], [0], mu=1.0, laplacian="normalized")
     with pytest.raises(ValueError, match=r"class_prior must have shape \(2,\)"):
         T.harmonic(S, [0, 1], [0, 1], cmn=True, class_prior=[1.0])
     with pytest.raises(ValueError, match="non-negative"):
@@ -388,7 +390,7 @@ def test_nan_and_none_mark_unlabelled_nodes_like_minus_one(method):
 def test_non_integer_label_is_named_even_where_unused(bad):
     S = nx.to_scipy_sparse_array(nx.path_graph(4))
     with pytest.raises(ValueError, match=rf"{bad!r} at node\(s\) 2"):
-        T.llgc(S, np.array([0, 1, bad, 1], dtype=float), [0, 1], 1.0)
+        T.llgc(S, np.array([0, 1, bad, 1], dtype=float), [0, 1], mu=1.0)
 
 
 def test_llgc_warns_about_a_component_without_labels():
@@ -399,7 +401,7 @@ def test_llgc_warns_about_a_component_without_labels():
     with pytest.warns(
         gs.DataWarning, match=r"1 of the 2 connected components \(2 node\(s\); first nodes \[3\]\)"
     ):
-        F = T.llgc(S, [0, 1, 0, 1, 1], [0, 1], 1.0)
+        F = T.llgc(S, [0, 1, 0, 1, 1], [0, 1], mu=1.0)
     np.testing.assert_array_equal(F[3:], 0)
 
 
@@ -416,4 +418,4 @@ def test_class_without_labelled_node_is_named(method):
 def test_graph_instead_of_matrix_says_pass_adjacency():
     g = gs.load_dataset("karate")
     with pytest.raises(TypeError, match=r"pass its weight matrix, e\.g\. g\.adjacency"):
-        T.llgc(g, g.labels, [0, 33], 1.0)
+        T.llgc(g, g.labels, [0, 33], mu=1.0)

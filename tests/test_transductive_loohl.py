@@ -115,9 +115,9 @@ def test_bordered_update_equals_eq7_twice():
 
 def test_harmonic_rbf_eps0_equals_harmonic_on_rbf_weights():
     X, y, lab, sigma = _problem(5)
-    F = LH.harmonic_rbf(X, y, lab, sigma, eps=0.0)
+    F = LH.harmonic_rbf(X, y, lab, sigma=sigma, eps=0.0)
     np.testing.assert_allclose(F, T.harmonic(LH.rbf_weights(X, sigma), y, lab), atol=1e-10)
-    Fc = LH.harmonic_rbf(X, y, lab, sigma, eps=0.0, cmn=True)
+    Fc = LH.harmonic_rbf(X, y, lab, sigma=sigma, eps=0.0, cmn=True)
     np.testing.assert_allclose(Fc, T.harmonic(LH.rbf_weights(X, sigma), y, lab, cmn=True), atol=1e-10)
 
 
@@ -130,22 +130,22 @@ def test_tiny_bandwidths_do_not_underflow():
 
 def test_loohl_fit_is_deterministic_and_decreases_the_objective():
     X, y, lab = _two_moons()
-    F, fit = T.loohl(X, y, lab, reg=1.0)
-    F2, fit2 = T.loohl(X, y, lab, reg=1.0)
+    F, fit = T.loohl(X, y, lab, reg=1.0, return_info=True)
+    F2, fit2 = T.loohl(X, y, lab, reg=1.0, return_info=True)
     np.testing.assert_array_equal(fit.sigma, fit2.sigma)
     np.testing.assert_array_equal(F, F2)
     assert fit.method == "loohl" and fit.objective < fit.objective0
     np.testing.assert_allclose(fit.sigma0, LH.mst_bandwidth(X, y, lab))
     assert fit.objective == pytest.approx(LH.loo_objective(X, y, lab, fit.sigma, reg=1.0)[0])
-    np.testing.assert_allclose(F, LH.harmonic_rbf(X, y, lab, fit.sigma), atol=1e-12)
+    np.testing.assert_allclose(F, LH.harmonic_rbf(X, y, lab, sigma=fit.sigma), atol=1e-12)
     np.testing.assert_allclose(F.sum(1), 1.0, atol=1e-10)
     assert np.all(np.abs(np.log(fit.sigma / fit.sigma0)) <= LH.LOG_SIGMA_RANGE + 1e-12)
 
 
 def test_shrink_keeps_the_bandwidths_near_the_start():
     X, y, lab = _two_moons()
-    _, free = T.loohl(X, y, lab)
-    _, held = T.loohl(X, y, lab, shrink=1e3)
+    _, free = T.loohl(X, y, lab, return_info=True)
+    _, held = T.loohl(X, y, lab, shrink=1e3, return_info=True)
     assert (
         np.abs(np.log(held.sigma / held.sigma0)).max() < 0.01 < np.abs(np.log(free.sigma / free.sigma0)).max()
     )
@@ -161,10 +161,10 @@ def test_mst_bandwidth_is_zhus_d0_over_3():
 
 def test_minent_decreases_entropy():
     X, y, lab = _two_moons(seed=1)
-    F, fit = T.minent(X, y, lab)
+    F, fit = T.minent(X, y, lab, return_info=True)
     assert fit.method == "minent" and fit.objective < fit.objective0
     assert fit.objective == pytest.approx(LH.entropy_objective(X, y, lab, fit.sigma)[0])
-    np.testing.assert_allclose(F, LH.harmonic_rbf(X, y, lab, fit.sigma), atol=1e-12)
+    np.testing.assert_allclose(F, LH.harmonic_rbf(X, y, lab, sigma=fit.sigma), atol=1e-12)
 
 
 def test_inputs_not_modified():
@@ -223,3 +223,14 @@ def test_bad_inputs_of_the_fitters():
         T.loohl(X, [0, 0, 0, 0, 0], [0])
     with pytest.raises(ValueError, match="sigma must be positive"):
         T.loohl(X, [0, 1, 0, 1, 0], [0, 1], sigma0=[1.0, 0.0])
+
+
+def test_loohl_and_minent_return_scores_unless_asked_for_the_fit():
+    """One return convention across the transductive functions: ``F``, and ``(F, info)`` only on request."""
+    X, y, lab = _two_moons()
+    F = T.loohl(X, y, lab, reg=1.0, maxiter=5)
+    F2, fit = T.loohl(X, y, lab, reg=1.0, maxiter=5, return_info=True)
+    assert isinstance(F, np.ndarray) and F.shape == (len(y), int(np.max(y)) + 1)
+    np.testing.assert_array_equal(F, F2)
+    assert fit.method == "loohl"
+    assert isinstance(T.minent(X, y, lab, maxiter=5), np.ndarray)

@@ -24,22 +24,28 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
                    margin, around any multiclass learner (Cesa-Bianchi et al. 2006)
 ``RandomQueries``  query each round with probability p (its control)
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
+``Session``        ask/tell: one round at a time for a human labeller; save/load
 =================  =====================================================
 
-Naive twins (``np.linalg.solve`` every round) are in
-:mod:`graphsel_lib.online.reference` (binary learners),
-:mod:`graphsel_lib.online.reference_multiclass` (multiclass learners) and
-:mod:`graphsel_lib.online.reference_relaxation`.
+Modules by family: ``perceptron`` (GPA, RandomSampling), ``ollgc_sslgc``,
+``cmog_msg``, ``bbq_dgs`` (query-rule baselines), ``one_vs_rest``,
+``query_wrappers`` (MarginSampling, RandomQueries), ``relaxation`` with its
+local ``push``; ``ridge_state`` is the shared second-order core and
+``scores`` the shared score helpers. Naive twins (the pseudo-code, solved
+from scratch every round) mirror them in :mod:`graphsel_lib.online.reference`.
 """
 
-from . import reference, reference_multiclass, reference_relaxation
-from .multiclass import OneVsRest
-from .multiclass_ridge import BBQ, CMOG, DGS, MSG, BBQEps
+from . import reference
+from .bbq_dgs import BBQ, DGS, BBQEps
+from .cmog_msg import CMOG, MSG
+from .ollgc_sslgc import OLLGC, SSLGC
+from .one_vs_rest import OneVsRest
 from .perceptron import GPA, RandomSampling
 from .protocol import Trace, check_learner, run
+from .query_wrappers import MarginSampling, RandomQueries
 from .relaxation import Relaxation, node_ids, project_simplex
-from .ridge import OLLGC, SSLGC, RidgeState
-from .selective import MarginSampling, RandomQueries
+from .ridge_state import RidgeState
+from .session import UNKNOWN, Session
 
 __all__ = [
     "BBQ",
@@ -56,12 +62,12 @@ __all__ = [
     "Relaxation",
     "RidgeState",
     "SSLGC",
+    "Session",
+    "UNKNOWN",
     "Trace",
     "check_learner",
     "node_ids",
     "project_simplex",
     "reference",
-    "reference_multiclass",
-    "reference_relaxation",
     "run",
 ]

@@ -17,26 +17,10 @@ import numpy as np
 
 from .._validation import check_probability
 from ._params import Params
+from .one_vs_rest import StackedOneVsRest
 from .protocol import learner_rng
 
-__all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "row_scores"]
-
-
-try:  # einsum without its Python argument parsing (a third of its cost at K·d ≈ 300)
-    from numpy._core.multiarray import c_einsum as _einsum
-except ImportError:  # pragma: no cover - numpy < 2 or a future layout
-    _einsum = np.einsum
-
-
-def row_scores(W, x):
-    """``[w_k · x for k]`` as a list, the same rounding for equal rows.
-
-    ``W @ x`` (BLAS gemv) may round two equal rows differently, which breaks
-    exact ties between one-vs-rest learners that share a history (common in
-    the first rounds, where all of them start at 0) and so the tie rule
-    "smallest index wins". ``einsum`` computes every row alike.
-    """
-    return _einsum("kd,d->k", W, x).tolist()
+__all__ = ["GPA", "GPAOneVsRest", "RandomSampling"]
 
 
 class GPA(Params):
@@ -80,29 +64,16 @@ class GPA(Params):
         return GPAOneVsRest() if type(self) is GPA else None
 
 
-class GPAOneVsRest:
+class GPAOneVsRest(StackedOneVsRest):
     """K class-vs-rest GPAs run together: ``W`` (K, d), scores ``W m_t``.
 
     Equal round by round to ``OneVsRest`` over K separate :class:`GPA` (tested).
     Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
     """
 
-    multiclass = True
-    record_keys = ("binary_predictions", "binary_queried")
-
     def reset(self, d, n_classes, rng):
-        K = int(n_classes)
-        self.W = np.zeros((K, d))
+        super().reset(d, n_classes, rng)
         self._rows = list(self.W)  # views: W[k] += ... updates W in place
-        self._classes = range(K)
-        self._all = (True,) * K
-
-    # Per-class bookkeeping uses Python lists: for K ≤ 10 they are cheaper than
-    # tiny numpy arrays; the d-dimensional work stays in numpy.
-    def predict(self, x):
-        s = row_scores(self.W, x)
-        labels = tuple([1 if v >= 0.0 else -1 for v in s])
-        return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
     def wants_label(self, x, t, info):
         info["binary_queried"] = self._all
@@ -132,7 +103,7 @@ class RandomSampling(GPA):
     GPA's (only on queried rounds with a mistake).
     """
 
-    def __init__(self, p, seed=None):
+    def __init__(self, *, p, seed=None):
         self.p = check_probability(p, "query probability p")
         self.seed = seed
 

@@ -10,7 +10,7 @@ queried or not.
 Learner interface
 -----------------
 An online learner is any object with one class attribute and four methods;
-:func:`run` is the only code that calls them::
+only :func:`run` and :class:`~graphsel_lib.online.session.Session` call them::
 
     multiclass: bool
         False: labels are -1/+1 (binary). True: labels are 0..K-1.
@@ -194,23 +194,22 @@ def learner_rng(seed, fallback):
     return fallback if seed is None else np.random.default_rng(seed)
 
 
-def _check_inputs(M, y, order, multiclass, n_classes, seed):
+def _check_matrix(M):
+    """``M`` as a finite real (d, n) array with d, n ≥ 1."""
     if not hasattr(M, "shape") and not isinstance(M, (list, tuple)):
         raise TypeError(f"M must be a 2-D array of shape (d, n), got {type(M).__name__}")
     M = as_real_matrix(M, "M (shape (d, n), column t is m_t)", sparse=False, copy=False)
-    d, n = M.shape
-    if d == 0 or n == 0:
+    if M.shape[0] == 0 or M.shape[1] == 0:
         raise ValueError(f"M must be non-empty, got shape {M.shape}")
+    return M
 
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}")
-    if y.shape[0] != n:
-        raise ValueError(f"M has n = {n} columns (nodes) but y has length {y.shape[0]}")
+
+def _check_labels(y, multiclass, n_classes, name="y"):
+    """Integer labels ``y`` (1-D) as int64 and K: -1/+1 (K = 2) or 0..K-1 (K = ``n_classes`` or max + 1)."""
     if not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating) or y.dtype == bool):
-        raise TypeError(f"y must be numeric labels, got dtype {y.dtype}")
+        raise TypeError(f"{name} must be numeric labels, got dtype {y.dtype}")
     if y.dtype == bool or not np.all(np.isfinite(y)) or not np.all(y == np.round(y)):
-        raise ValueError("y must hold integer labels")
+        raise ValueError(f"{name} must hold integer labels")
     y = y.astype(np.int64)
     if multiclass:
         if y.min() < 0:
@@ -228,22 +227,76 @@ def _check_inputs(M, y, order, multiclass, n_classes, seed):
                 "use 2*y-1 for 0/1 labels or OneVsRest for classes 0..K-1"
             )
         K = 2
+    return y, K
 
+
+def _check_order(order, n, seed):
+    """The node of each round: ``order`` checked as a permutation of 0..n-1, or one drawn from ``seed``."""
     if order is None:
-        order = np.random.default_rng(seed).permutation(n)
-    else:
-        order = np.asarray(order)
-        if order.ndim != 1 or not np.issubdtype(order.dtype, np.integer):
-            raise ValueError(
-                f"order must be a 1-D integer array, got shape {order.shape}, dtype {order.dtype}"
-            )
-        if order.shape[0] != n or not np.array_equal(np.sort(order), np.arange(n)):
-            raise ValueError(f"order must be a permutation of 0..{n - 1} (each node exactly once)")
-        order = order.astype(np.intp)
+        return np.random.default_rng(seed).permutation(n)
+    order = np.asarray(order)
+    if order.ndim != 1 or not np.issubdtype(order.dtype, np.integer):
+        raise ValueError(f"order must be a 1-D integer array, got shape {order.shape}, dtype {order.dtype}")
+    if order.shape[0] != n or not np.array_equal(np.sort(order), np.arange(n)):
+        raise ValueError(f"order must be a permutation of 0..{n - 1} (each node exactly once)")
+    return order.astype(np.intp)
+
+
+def _check_rounds(rounds, n):
+    """Number of rounds to play: all ``n`` by default, else an int in 1..n."""
+    if rounds is None:
+        return n
+    T = check_integer(rounds, "rounds")
+    if not 1 <= T <= n:
+        raise ValueError(f"rounds must be in 1..n = 1..{n} (M has {n} columns, one node per round), got {T}")
+    return T
+
+
+def _check_inputs(M, y, order, multiclass, n_classes, seed):
+    M = _check_matrix(M)
+    n = M.shape[1]
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {y.shape}")
+    if y.shape[0] != n:
+        raise ValueError(f"M has n = {n} columns (nodes) but y has length {y.shape[0]}")
+    y, K = _check_labels(y, multiclass, n_classes)
+    order = _check_order(order, n, seed)
     return M, y, order, K
 
 
-def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_threads=1):
+def _start(learner, M, K, seed, record):
+    """Set up a pass: read-only rows of ``M``, the keys to record, and ``learner`` reset.
+
+    Returns ``(X, keys, rng)``: ``X[i] = m_i``, the ``info`` keys recorded each
+    round, and the generator handed to ``learner.reset`` (from ``seed``,
+    independent of the default order).
+    """
+    # X[i] = m_i as a contiguous row (what BLAS wants); free if M is Fortran-ordered
+    X = np.ascontiguousarray(M.T).view()
+    X.flags.writeable = False  # learners get read-only rows (possibly views of the caller's M)
+    keys = tuple(dict.fromkeys(tuple(getattr(learner, "record_keys", ())) + tuple(record)))
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    learner.reset(M.shape[0], K, rng)
+    return X, keys, rng
+
+
+def _make_trace(learner, order, labels, predictions, scores, mistakes, queried, elapsed, recorded):
+    """The :class:`Trace` of per-round Python lists (``predictions`` already an int64 array)."""
+    return Trace(
+        order=order,
+        labels=labels,
+        predictions=predictions,
+        scores=np.asarray(scores, dtype=float),
+        mistakes=mistakes,
+        queried=np.asarray(queried, dtype=bool),
+        elapsed=np.asarray(elapsed, dtype=float),
+        records={k: np.asarray(v) for k, v in recorded.items()},
+        learner=repr(learner),
+    )
+
+
+def run(learner, M, y, order=None, seed=0, *, rounds=None, n_classes=None, record=(), blas_threads=1):
     """Run one online pass of ``learner`` over the nodes and return its :class:`Trace`.
 
     Parameters
@@ -263,6 +316,10 @@ def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_th
     seed : int, default 0
         Seeds the default order and, independently, the generator handed
         to ``learner.reset`` (so randomised query rules are reproducible).
+    rounds : int, optional
+        Play only the first ``rounds`` rounds of ``order`` (1..n; default all
+        n), e.g. on a very large graph. The trace is then the first
+        ``rounds`` entries of the full pass's trace.
     n_classes : int, optional
         K for a multiclass learner (default ``max(y) + 1``).
     record : tuple of str
@@ -281,8 +338,8 @@ def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_th
         If ``learner`` lacks the interface, or ``M``/``y`` are not numeric.
     ValueError
         If ``M`` is not 2-D or not finite, ``y`` has the wrong length or
-        labels outside -1/+1 (binary) or 0..K-1 (multiclass), or ``order`` is
-        not a permutation of the nodes.
+        labels outside -1/+1 (binary) or 0..K-1 (multiclass), ``order`` is
+        not a permutation of the nodes, or ``rounds`` is not in 1..n.
 
     Examples
     --------
@@ -298,31 +355,26 @@ def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_th
     check_learner(learner)
     multiclass = bool(learner.multiclass)
     M, y, order, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
-    d, n = M.shape
-    # X[i] = m_i as a contiguous row (what BLAS wants); free if M is Fortran-ordered
-    X = np.ascontiguousarray(M.T).view()
-    X.flags.writeable = False  # learners get read-only rows (possibly views of the caller's M)
+    T = _check_rounds(rounds, M.shape[1])
+    order = order[:T]
+    X, keys, _ = _start(learner, M, K, seed, record)
     olist = order.tolist()
     yo = y[order]
     ylist = yo.tolist()  # Python ints: cheap to index in the loop
-    keys = tuple(dict.fromkeys(tuple(getattr(learner, "record_keys", ())) + tuple(record)))
-
-    learner_seed = np.random.SeedSequence(seed).spawn(1)[0]
-    learner.reset(d, K, np.random.default_rng(learner_seed))
 
     # per-round results go into Python lists (cheaper to set than numpy items)
-    predictions = [0] * n
-    scores = [None] * n
-    queried = [False] * n
-    elapsed = [0.0] * n
-    recorded = {k: [None] * n for k in keys}
+    predictions = [0] * T
+    scores = [None] * T
+    queried = [False] * T
+    elapsed = [0.0] * T
+    recorded = {k: [None] * T for k in keys}
     predict, wants_label, update = learner.predict, learner.wants_label, learner.update
     clock = time.perf_counter
 
     limit = threadpool_limits(limits=blas_threads) if (threadpool_limits and blas_threads) else nullcontext()
     with limit:
         t0 = clock()
-        for t in range(n):
+        for t in range(T):
             x = X[olist[t]]
             label, info = predict(x)
             predictions[t] = label
@@ -335,14 +387,4 @@ def run(learner, M, y, order=None, seed=0, *, n_classes=None, record=(), blas_th
                 recorded[k][t] = info[k]
 
     predictions = np.asarray(predictions, dtype=np.int64)
-    return Trace(
-        order=order,
-        labels=yo,
-        predictions=predictions,
-        scores=np.asarray(scores, dtype=float),
-        mistakes=predictions != yo,
-        queried=np.asarray(queried, dtype=bool),
-        elapsed=np.asarray(elapsed, dtype=float),
-        records={k: np.asarray(v) for k, v in recorded.items()},
-        learner=repr(learner),
-    )
+    return _make_trace(learner, order, yo, predictions, scores, predictions != yo, queried, elapsed, recorded)

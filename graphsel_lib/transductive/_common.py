@@ -51,12 +51,10 @@ SOLVERS = ("auto", "direct", "cg", "amg")
 #: ``solver="auto"`` factorises (sparse LU) up to this many unknowns; above it,
 #: it runs Jacobi-preconditioned CG and switches to AMG-preconditioned CG (warm
 #: start) on any column that has not converged after
-#: :data:`AUTO_JACOBI_ITERATIONS` iterations. Measured on 2 shared cores, one
-#: solve of ``I + L`` (harmonic: ``L_UU``): LU 0.45 s on PubMed (19,717 nodes,
-#: fill 2.3M) but 40 s on Epinions (75,877 nodes with hubs, fill 33M), where
-#: Jacobi-CG takes 0.26 s (0.63 s) and AMG-CG 0.9 s (2.2 s). Jacobi-CG needs
-#: ~150 iterations on these small-world graphs but >1,000 on a 300 x 300 grid
-#: (harmonic) and O(n) on a long path, where AMG needs a few dozen.
+#: :data:`AUTO_JACOBI_ITERATIONS` iterations. Sparse LU fills in around hubs
+#: (small-world graphs), where Jacobi-CG converges in a few hundred iterations;
+#: on grids and long paths Jacobi-CG needs O(n) iterations and AMG a few dozen
+#: (benchmarks/bench_transductive.py times ``auto`` against CG up to Epinions).
 DIRECT_MAX_NODES = 5_000
 AUTO_JACOBI_ITERATIONS = 300
 #: ... and only while the matrix is sparse: at most this many stored entries
@@ -222,20 +220,25 @@ def check_every_class_labeled(y_labeled, n_classes):
     return counts
 
 
+def _unlabelled_components(problem):
+    """``(n_comp, comp, orphan, sizes)``: the components of ``S`` without a labelled node and their sizes."""
+    n_comp, comp = csgraph.connected_components(problem.S, directed=False)
+    if n_comp == 1:
+        return n_comp, comp, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    has_label = np.zeros(n_comp, dtype=bool)
+    has_label[comp[problem.labeled]] = True
+    orphan = np.flatnonzero(~has_label)
+    return n_comp, comp, orphan, np.bincount(comp, minlength=n_comp)[orphan]
+
+
 def check_components_labeled(problem):
     """Raise ``ValueError`` if a connected component of ``S`` has no labelled node.
 
     Such a component makes ``L_UU`` singular: the harmonic function is not
     determined on it.
     """
-    n_comp, comp = csgraph.connected_components(problem.S, directed=False)
-    if n_comp == 1:
-        return
-    has_label = np.zeros(n_comp, dtype=bool)
-    has_label[comp[problem.labeled]] = True
-    orphan = np.flatnonzero(~has_label)
+    n_comp, comp, orphan, sizes = _unlabelled_components(problem)
     if orphan.size:
-        sizes = np.bincount(comp, minlength=n_comp)[orphan]
         first = int(np.flatnonzero(comp == orphan[0])[0])
         raise ValueError(
             f"{orphan.size} of the {n_comp} connected components contain no labelled node "
@@ -263,14 +266,8 @@ def warn_unreached(problem, method, *, stacklevel=3):
             DataWarning,
             stacklevel=stacklevel,
         )
-    n_comp, comp = csgraph.connected_components(problem.S, directed=False)
-    if n_comp == 1:
-        return
-    has_label = np.zeros(n_comp, dtype=bool)
-    has_label[comp[problem.labeled]] = True
-    orphan = np.flatnonzero(~has_label)
+    n_comp, comp, orphan, sizes = _unlabelled_components(problem)
     if orphan.size:
-        sizes = np.bincount(comp, minlength=n_comp)[orphan]
         firsts = [int(np.flatnonzero(comp == c)[0]) for c in orphan[:5]]
         warnings.warn(
             f"{method}: {orphan.size} of the {n_comp} connected components ({int(sizes.sum())} node(s); "

@@ -73,7 +73,7 @@ def class_mass_normalization(F_U, class_prior):
 
 
 def harmonic(
-    S, y, labeled, cmn=False, *, class_prior=None, n_classes=None, solver="auto", tol=1e-10, maxiter=None
+    S, y, labeled, *, cmn=False, class_prior=None, n_classes=None, solver="auto", tol=1e-10, maxiter=None
 ):
     """Harmonic function scores ``F`` (Zhu et al. 2003; zhang2006 Eq. 2), optionally with CMN.
 

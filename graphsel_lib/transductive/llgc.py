@@ -31,7 +31,7 @@ _LAPLACIANS = ("combinatorial", "normalized")
 
 
 def llgc(
-    S, y, labeled, mu, *, n_classes=None, laplacian="combinatorial", solver="auto", tol=1e-10, maxiter=None
+    S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", solver="auto", tol=1e-10, maxiter=None
 ):
     """LLGC scores: the exact solution ``F`` of ``(I + mu L) F = Y`` (gu2013 Eq. 2).
 

@@ -237,7 +237,7 @@ def _harmonic_on(Pt, lab, unl, Y_L):
     return lu, F_U
 
 
-def harmonic_rbf(X, y, labeled, sigma, *, eps=1e-4, cmn=False, n_classes=None):
+def harmonic_rbf(X, y, labeled, *, sigma, eps=1e-4, cmn=False, n_classes=None):
     """Harmonic scores ``F`` (n, K) on the RBF graph with bandwidths ``sigma`` and smoothing ``eps``.
 
     With ``eps = 0`` this is :func:`graphsel_lib.transductive.harmonic` on
@@ -437,6 +437,7 @@ def loohl(
     n_classes=None,
     maxiter=200,
     tol=1e-6,
+    return_info=False,
 ):
     """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
 
@@ -466,13 +467,15 @@ def loohl(
     cmn : bool, default False
         Class mass normalisation of the returned scores.
     maxiter, tol : L-BFGS-B iteration cap and projected-gradient tolerance.
+    return_info : bool, default False
+        Also return the fit.
 
     Returns
     -------
     F : ndarray of shape (n_nodes, K)
         Harmonic scores on the learned graph; prediction ``F.argmax(1)``.
     fit : BandwidthFit
-        Learned ``sigma`` and the optimiser's report.
+        Only if ``return_info``: learned ``sigma`` and the optimiser's report.
 
     Raises
     ------
@@ -490,11 +493,23 @@ def loohl(
         return loo_objective(X, y, labeled, sigma, eps=eps, loss=loss, reg=reg, n_classes=n_classes)
 
     fit = _fit("loohl", objective, X, y, labeled, sigma0, shrink, maxiter, tol)
-    return harmonic_rbf(X, y, labeled, fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes), fit
+    F = harmonic_rbf(X, y, labeled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
+    return (F, fit) if return_info else F
 
 
 def minent(
-    X, y, labeled, *, sigma0=None, eps=1e-4, shrink=0.0, cmn=False, n_classes=None, maxiter=200, tol=1e-6
+    X,
+    y,
+    labeled,
+    *,
+    sigma0=None,
+    eps=1e-4,
+    shrink=0.0,
+    cmn=False,
+    n_classes=None,
+    maxiter=200,
+    tol=1e-6,
+    return_info=False,
 ):
     """MinEnt (Zhu et al. 2003; zhang2006 Sec. 2.2): bandwidths minimising the entropy of ``F_U``.
 
@@ -507,4 +522,5 @@ def minent(
         return entropy_objective(X, y, labeled, sigma, eps=eps, n_classes=n_classes)
 
     fit = _fit("minent", objective, X, y, labeled, sigma0, shrink, maxiter, tol)
-    return harmonic_rbf(X, y, labeled, fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes), fit
+    F = harmonic_rbf(X, y, labeled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
+    return (F, fit) if return_info else F

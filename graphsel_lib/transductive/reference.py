@@ -39,7 +39,7 @@ def _labeled_mask(labeled, n):
     return mask
 
 
-def llgc_dense(S, y, labeled, mu, *, n_classes=None, laplacian="combinatorial", max_nodes=5000):
+def llgc_dense(S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", max_nodes=5000):
     """``F = (I + mu L)^-1 Y`` with dense matrices (gu2013 Eq. 2).
 
     ``L = D - W`` or, with ``laplacian="normalized"``, ``I - D^-1/2 W D^-1/2``;

@@ -8,9 +8,9 @@ mistakes and queries in every round, and scores equal to 1e-8 (relative).
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 import graphsel_lib as gs
+from conftest import assert_same_trace, dense_embedding, smooth_labels
 from graphsel_lib.online import (
     GPA,
     OLLGC,
@@ -23,32 +23,6 @@ from graphsel_lib.online import (
 from graphsel_lib.online import reference as ref
 
 # --------------------------------------------------------------------------- helpers
-
-
-def dense_embedding(S, d):
-    """``M = diag(σ^{-1/2}) Vᵀ`` from a dense eigh of ``L = D - S`` (d smallest non-zero pairs)."""
-    S = sp.csr_matrix(S).toarray()
-    L = np.diag(S.sum(1)) - S
-    sigma, V = np.linalg.eigh(L)
-    return V[:, 1 : d + 1].T / np.sqrt(sigma[1 : d + 1])[:, None]
-
-
-def smooth_labels(M, rng, n_classes, flip=0.1):
-    """Classes from quantiles of the first coordinate (the Fiedler direction), ``flip`` of them random."""
-    f = M[0] + 0.3 * M[min(1, M.shape[0] - 1)]
-    y = np.searchsorted(np.quantile(f, np.linspace(0, 1, n_classes + 1)[1:-1]), f)
-    noisy = rng.random(y.size) < flip
-    y[noisy] = rng.integers(0, n_classes, noisy.sum())
-    return y
-
-
-def assert_same_trace(fast, slow, *, rtol=1e-8):
-    np.testing.assert_array_equal(fast.order, slow.order)
-    np.testing.assert_array_equal(fast.predictions, slow.predictions)
-    np.testing.assert_array_equal(fast.mistakes, slow.mistakes)
-    np.testing.assert_array_equal(fast.queried, slow.queried)
-    scale = max(1.0, float(np.abs(slow.scores).max()))
-    np.testing.assert_allclose(fast.scores, slow.scores, rtol=rtol, atol=rtol * scale)
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +59,8 @@ def test_gpa_equals_kernel_perceptron(problems, seed):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ollgc_equals_naive_twin(problems, mu, seed):
     for M, y, _ in problems:
-        fast = run(OLLGC(mu), M, y, seed=seed)
-        assert_same_trace(fast, run(ref.ReferenceOLLGC(mu), M, y, seed=seed))
+        fast = run(OLLGC(mu=mu), M, y, seed=seed)
+        assert_same_trace(fast, run(ref.ReferenceOLLGC(mu=mu), M, y, seed=seed))
         assert fast.queried.all()
 
 
@@ -96,8 +70,8 @@ def test_ollgc_equals_naive_twin(problems, mu, seed):
 def test_sslgc_equals_naive_twin(problems, mu, kappa, include_current):
     for i, (M, y, _) in enumerate(problems):
         kw = dict(include_current=include_current)
-        fast = run(SSLGC(mu, kappa, **kw), M, y, seed=i, record=("r", "threshold"))
-        slow = run(ref.ReferenceSSLGC(mu, kappa, **kw), M, y, seed=i, record=("r", "threshold"))
+        fast = run(SSLGC(mu=mu, kappa=kappa, **kw), M, y, seed=i, record=("r", "threshold"))
+        slow = run(ref.ReferenceSSLGC(mu=mu, kappa=kappa, **kw), M, y, seed=i, record=("r", "threshold"))
         assert_same_trace(fast, slow)
         np.testing.assert_allclose(fast.records["r"], slow.records["r"], rtol=1e-8, atol=1e-12)
         np.testing.assert_allclose(fast.records["threshold"], np.arange(1, len(y) + 1) ** -kappa)
@@ -105,15 +79,15 @@ def test_sslgc_equals_naive_twin(problems, mu, kappa, include_current):
 
 def test_sslgc_query_rule_conventions(problems):
     M, y, _ = problems[1]
-    a = run(SSLGC(0.1, 0.4), M, y, record=("r", "v"))
-    b = run(SSLGC(0.1, 0.4, include_current=False), M, y, record=("r",))
+    a = run(SSLGC(mu=0.1, kappa=0.4), M, y, record=("r", "v"))
+    b = run(SSLGC(mu=0.1, kappa=0.4, include_current=False), M, y, record=("r",))
     v = a.records["v"]
     np.testing.assert_allclose(a.records["r"], v / (1 + v))  # BBQ: current m_t included in A
     assert (a.records["r"] < 1).all() and not a.queried[0]  # r_1 < 1 = 1^-κ: round 1 never queried
     assert b.n_queried >= a.n_queried  # v > v/(1+v): the other convention queries more (same prefix)
     # an update happens only on a queried mistake
     updated = a.queried & a.mistakes
-    learner = SSLGC(0.1, 0.4)
+    learner = SSLGC(mu=0.1, kappa=0.4)
     run(learner, M, y)
     assert learner.state.n_updates == updated.sum()
     # gu2013 Eq. 26, first step: every queried round has r_t > t^-κ ≥ T^-κ, so N_T ≤ T^κ Σ_queried r_t
@@ -130,13 +104,13 @@ def test_sslgc_query_rule_conventions(problems):
 def test_random_sampling_equals_naive_twin(problems, p):
     for i, (M, y, _) in enumerate(problems):
         for seed in (None, 11):  # the run's generator, or the learner's own seed
-            fast = run(RandomSampling(p, seed=seed), M, y, seed=i)
-            assert_same_trace(fast, run(ref.ReferenceRandomSampling(p, seed=seed), M, y, seed=i))
+            fast = run(RandomSampling(p=p, seed=seed), M, y, seed=i)
+            assert_same_trace(fast, run(ref.ReferenceRandomSampling(p=p, seed=seed), M, y, seed=i))
     M, y, _ = problems[0]
     if p == 1.0:
-        assert_same_trace(run(RandomSampling(1.0), M, y), run(GPA(), M, y))
+        assert_same_trace(run(RandomSampling(p=1.0), M, y), run(GPA(), M, y))
     if p == 0.0:
-        tr = run(RandomSampling(0.0), M, y)
+        tr = run(RandomSampling(p=0.0), M, y)
         assert tr.n_queried == 0 and (tr.predictions == 1).all()  # never updated: w = 0, sign(0) = +1
 
 
@@ -145,16 +119,16 @@ def test_random_sampling_query_rate(p):
     n = 20_000
     M = np.random.default_rng(0).standard_normal((3, n))
     y = np.where(M[0] > 0, 1, -1)
-    tr = run(RandomSampling(p), M, y, seed=5)
+    tr = run(RandomSampling(p=p), M, y, seed=5)
     assert abs(tr.query_rate - p) < 4 * np.sqrt(p * (1 - p) / n)
     # the queried rounds are exactly the coin flips of the run's learner generator
-    assert not np.array_equal(tr.queried, run(RandomSampling(p), M, y, seed=6).queried)
+    assert not np.array_equal(tr.queried, run(RandomSampling(p=p), M, y, seed=6).queried)
 
 
 def test_tie_rule_sign_zero_is_plus_one():
     M = np.zeros((2, 5))
     y = np.array([1, -1, 1, -1, 1])
-    for learner in (GPA(), OLLGC(1.0), SSLGC(1.0), ref.ReferenceGPA(), ref.ReferenceOLLGC(1.0)):
+    for learner in (GPA(), OLLGC(mu=1.0), SSLGC(mu=1.0), ref.ReferenceGPA(), ref.ReferenceOLLGC(mu=1.0)):
         tr = run(learner, M, y, order=np.arange(5))
         assert (tr.predictions == 1).all(), learner
     tr = run(OneVsRest(OLLGC), M, np.array([2, 1, 0, 2, 1]))
@@ -199,14 +173,14 @@ def test_ridge_state_tracks_inverse_and_solution():
 def test_hyperparameters_are_validated():
     for bad in (0, -1, np.inf, np.nan):
         with pytest.raises(ValueError, match="mu"):
-            OLLGC(bad)
+            OLLGC(mu=bad)
         with pytest.raises(ValueError, match="mu"):
-            SSLGC(bad)
+            SSLGC(mu=bad)
     with pytest.raises(ValueError, match="kappa"):
-        SSLGC(1.0, kappa=-0.1)
+        SSLGC(mu=1.0, kappa=-0.1)
     for bad in (-0.1, 1.5):
         with pytest.raises(ValueError, match="p must be in"):
-            RandomSampling(bad)
+            RandomSampling(p=bad)
 
 
 # --------------------------------------------------------------------------- one-vs-rest
@@ -236,9 +210,9 @@ def check_one_vs_rest(tr, singles, y):
 
 MAKERS = {
     "GPA": lambda k=None: GPA(),
-    "OLLGC": lambda k=None: OLLGC(0.1),
-    "SSLGC": lambda k=None: SSLGC(0.1, 0.4),
-    "SSLGC-v": lambda k=None: SSLGC(1.0, 0.6, include_current=False),
+    "OLLGC": lambda k=None: OLLGC(mu=0.1),
+    "SSLGC": lambda k=None: SSLGC(mu=0.1, kappa=0.4),
+    "SSLGC-v": lambda k=None: SSLGC(mu=1.0, kappa=0.6, include_current=False),
 }
 
 
@@ -254,9 +228,9 @@ def test_one_vs_rest_equals_k_separate_runs(problems, name, stacked):
 def test_one_vs_rest_random_sampling_equals_separate_runs(problems):
     M, _, y = problems[2]
     seeds = iter(range(100, 200))
-    tr = run(OneVsRest(lambda: RandomSampling(0.4, seed=next(seeds))), M, y, seed=3)
+    tr = run(OneVsRest(lambda: RandomSampling(p=0.4, seed=next(seeds))), M, y, seed=3)
     # the first call was OneVsRest's sample; reset drew seeds 101, 102, 103
-    check_one_vs_rest(tr, separate_runs(lambda k: RandomSampling(0.4, seed=101 + k), M, y, 3, seed=3), y)
+    check_one_vs_rest(tr, separate_runs(lambda k: RandomSampling(p=0.4, seed=101 + k), M, y, 3, seed=3), y)
     assert tr.n_queried > tr.binary_n_queried  # a node counts once if any learner queried it
 
 
@@ -264,8 +238,8 @@ def test_one_vs_rest_random_sampling_equals_separate_runs(problems):
     "fast, slow",
     [
         (lambda: GPA(), lambda: ref.ReferenceGPA()),
-        (lambda: OLLGC(0.01), lambda: ref.ReferenceOLLGC(0.01)),
-        (lambda: SSLGC(0.3, 0.5), lambda: ref.ReferenceSSLGC(0.3, 0.5)),
+        (lambda: OLLGC(mu=0.01), lambda: ref.ReferenceOLLGC(mu=0.01)),
+        (lambda: SSLGC(mu=0.3, kappa=0.5), lambda: ref.ReferenceSSLGC(mu=0.3, kappa=0.5)),
     ],
 )
 def test_one_vs_rest_equals_naive_twins(problems, fast, slow):
@@ -292,7 +266,7 @@ def real():
     """(name, M with bias b = 1, labels) of Cora and Coauthor at d = 100."""
     out = {}
     for name in ("cora", "coauthor"):
-        g = gs.load_dataset(name)
+        g = gs.load_dataset(name, download=False)
         out[name] = (gs.add_bias(gs.spectral_embedding(g.adjacency, 100).M, 1.0), g.labels)
     return out
 
@@ -304,18 +278,18 @@ def test_twins_agree_on_real_graphs(real, name, k, seed):
     y = np.where(labels == k, 1, -1)  # class k vs the rest
     assert_same_trace(run(GPA(), M, y, seed=seed), run(ref.ReferenceGPA(), M, y, seed=seed))
     for mu in (0.01, 1.0):
-        assert_same_trace(run(OLLGC(mu), M, y, seed=seed), run(ref.ReferenceOLLGC(mu), M, y, seed=seed))
+        assert_same_trace(run(OLLGC(mu=mu), M, y, seed=seed), run(ref.ReferenceOLLGC(mu=mu), M, y, seed=seed))
     for inc in (True, False):
-        a = run(SSLGC(0.1, include_current=inc), M, y, seed=seed)
-        assert_same_trace(a, run(ref.ReferenceSSLGC(0.1, include_current=inc), M, y, seed=seed))
+        a = run(SSLGC(mu=0.1, include_current=inc), M, y, seed=seed)
+        assert_same_trace(a, run(ref.ReferenceSSLGC(mu=0.1, include_current=inc), M, y, seed=seed))
         assert 0 < a.n_queried < len(y)
 
 
 @pytest.mark.slow
 def test_one_vs_rest_on_cora(real):
     M, labels = real["cora"]
-    a = run(OneVsRest(lambda: OLLGC(0.1)), M, labels, seed=7)
-    b = run(OneVsRest(lambda: ref.ReferenceOLLGC(0.1)), M, labels, seed=7)
+    a = run(OneVsRest(lambda: OLLGC(mu=0.1)), M, labels, seed=7)
+    b = run(OneVsRest(lambda: ref.ReferenceOLLGC(mu=0.1)), M, labels, seed=7)
     assert_same_trace(a, b)
     # sanity of the scale (gu2013 Table 2, Cora OLLGC: 0.0758 mean binary error)
     assert a.binary_error_rate < 0.12 and a.error_rate < 0.35
@@ -328,7 +302,7 @@ def test_one_vs_rest_ties_go_to_the_smallest_class(d):
     M = rng.standard_normal((d, 60))
     y = np.full(60, 1)
     y[::7] = 0  # classes 2, 3 and 4 never occur: their learners stay identical
-    for make in (GPA, lambda: OLLGC(0.5), lambda: SSLGC(0.5, 0.9)):
+    for make in (GPA, lambda: OLLGC(mu=0.5), lambda: SSLGC(mu=0.5, kappa=0.9)):
         for stacked in (True, False):
             tr = run(OneVsRest(make, stacked=stacked), M, y, n_classes=5, seed=d)
             assert np.ptp(tr.scores[:, 2:], axis=1).max() == 0.0
@@ -344,19 +318,24 @@ def test_only_exact_types_are_stacked():
     M = np.random.default_rng(0).standard_normal((3, 30))
     y = np.arange(30) % 3
     assert OLLGC().one_vs_rest() is not None and Shifted().one_vs_rest() is None
-    assert GPA().one_vs_rest() is not None and RandomSampling(0.5).one_vs_rest() is None
+    assert GPA().one_vs_rest() is not None and RandomSampling(p=0.5).one_vs_rest() is None
     ovr = OneVsRest(Shifted)
     tr = run(ovr, M, y)
     assert ovr.stack is None and len(ovr.learners) == 3
     np.testing.assert_array_equal(tr.records["binary_predictions"][0], [-1, -1, -1])  # -0.1 < 0
-    ovr = OneVsRest(lambda: SSLGC(0.5))
+    ovr = OneVsRest(lambda: SSLGC(mu=0.5))
     run(ovr, M, y)
     assert ovr.learners is None and ovr.stack is not None
 
 
 def test_booleans_and_strings_are_not_numbers():
     """``float(True)`` and ``float("0.1")`` used to pass as hyper-parameters."""
-    for make in (OLLGC, SSLGC, lambda v: SSLGC(1.0, v), RandomSampling):
+    for make in (
+        lambda v: OLLGC(mu=v),
+        lambda v: SSLGC(mu=v),
+        lambda v: SSLGC(mu=1.0, kappa=v),
+        lambda v: RandomSampling(p=v),
+    ):
         for bad in (True, "0.1"):
             with pytest.raises(TypeError, match="must be a"):
                 make(bad)

@@ -1,19 +1,20 @@
 """yang2016's multiclass learners (CMOG, MSG) and the baselines BBQ, BBQ_ε, DGS.
 
 Each fast learner (one shared Sherman–Morrison ``RidgeState``) equals its naive
-twin in ``graphsel_lib.online.reference_multiclass`` (``np.linalg.solve`` every
+twin in ``graphsel_lib.online.reference`` (``np.linalg.solve`` every
 round) round by round: the same predictions, mistakes and queries, scores to
 1e-8. Both run through the same ``run``.
 """
 
 import numpy as np
 import pytest
-from test_online_learners import assert_same_trace, dense_embedding, smooth_labels
 
 import graphsel_lib as gs
+from conftest import assert_same_trace, dense_embedding, smooth_labels
 from graphsel_lib.online import BBQ, CMOG, DGS, MSG, BBQEps, run
-from graphsel_lib.online import reference_multiclass as ref
-from graphsel_lib.online.multiclass_ridge import definition1_target, top_two
+from graphsel_lib.online import reference as ref
+from graphsel_lib.online.cmog_msg import definition1_target
+from graphsel_lib.online.scores import top_two
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +51,9 @@ def check_twins(fast, slow, problems, record=(), seed0=0):
 @pytest.mark.parametrize("gamma", [0.1, 1.0, 10.0])
 @pytest.mark.parametrize("targets", ["definition1", "onehot"])
 def test_cmog_equals_naive_twin(problems, gamma, targets):
-    traces = check_twins(CMOG(gamma, targets), ref.ReferenceCMOG(gamma, targets), problems)
+    traces = check_twins(
+        CMOG(gamma=gamma, targets=targets), ref.ReferenceCMOG(gamma=gamma, targets=targets), problems
+    )
     assert all(tr.queried.all() for tr in traces)
 
 
@@ -60,7 +63,11 @@ def test_cmog_equals_naive_twin(problems, gamma, targets):
 def test_msg_equals_naive_twin(problems, gamma, h, targets):
     record = ("r", "margin", "theta", "prob", "aggressive")
     traces = check_twins(
-        MSG(gamma, h, targets=targets), ref.ReferenceMSG(gamma, h, targets=targets), problems, record, seed0=7
+        MSG(gamma=gamma, h=h, targets=targets),
+        ref.ReferenceMSG(gamma=gamma, h=h, targets=targets),
+        problems,
+        record,
+        seed0=7,
     )
     aggressive = np.concatenate([tr.records["aggressive"] for tr in traces])
     queried = np.concatenate([tr.queried for tr in traces])
@@ -74,14 +81,18 @@ def test_msg_equals_naive_twin(problems, gamma, h, targets):
 def test_variants_equal_naive_twins(problems, targets):
     """CMOG(conservative=False) updates every round; MSG(aggressive=False) is yang2016 Thm. 3's sampler."""
     every = check_twins(
-        CMOG(1.0, targets, conservative=False), ref.ReferenceCMOG(1.0, targets, conservative=False), problems
+        CMOG(gamma=1.0, targets=targets, conservative=False),
+        ref.ReferenceCMOG(gamma=1.0, targets=targets, conservative=False),
+        problems,
     )
-    plain = check_twins(CMOG(1.0, targets), ref.ReferenceCMOG(1.0, targets), problems)
+    plain = check_twins(
+        CMOG(gamma=1.0, targets=targets), ref.ReferenceCMOG(gamma=1.0, targets=targets), problems
+    )
     assert any((a.predictions != b.predictions).any() for a, b in zip(every, plain, strict=True))
     record = ("aggressive",)
     cons = check_twins(
-        MSG(1.0, 0.01, targets=targets, aggressive=False),
-        ref.ReferenceMSG(1.0, 0.01, targets=targets, aggressive=False),
+        MSG(gamma=1.0, h=0.01, targets=targets, aggressive=False),
+        ref.ReferenceMSG(gamma=1.0, h=0.01, targets=targets, aggressive=False),
         problems,
         record,
         seed0=7,
@@ -95,14 +106,24 @@ def test_variants_equal_naive_twins(problems, targets):
 @pytest.mark.parametrize("gamma", [0.1, 1.0])
 @pytest.mark.parametrize("kappa", [0.2, 0.4, 1.0])
 def test_bbq_equals_naive_twin(problems, gamma, kappa):
-    traces = check_twins(BBQ(kappa, gamma), ref.ReferenceBBQ(kappa, gamma), problems, ("r", "threshold"))
+    traces = check_twins(
+        BBQ(kappa=kappa, gamma=gamma),
+        ref.ReferenceBBQ(kappa=kappa, gamma=gamma),
+        problems,
+        ("r", "threshold"),
+    )
     assert 0 < sum(tr.n_queried for tr in traces) < sum(tr.n_rounds for tr in traces)
 
 
 @pytest.mark.parametrize("gamma", [0.1, 1.0])
 @pytest.mark.parametrize("eps", [1e-3, 0.3, 1.0, 10.0])
 def test_bbq_eps_equals_naive_twin(problems, gamma, eps):
-    check_twins(BBQEps(eps, 0.1, gamma), ref.ReferenceBBQEps(eps, 0.1, gamma), problems, ("r", "s", "q"))
+    check_twins(
+        BBQEps(eps=eps, delta=0.1, gamma=gamma),
+        ref.ReferenceBBQEps(eps=eps, delta=0.1, gamma=gamma),
+        problems,
+        ("r", "s", "q"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -118,12 +139,22 @@ def long_stream():
 @pytest.mark.parametrize("gamma", [0.01, 1.0])
 @pytest.mark.parametrize("delta", [0.1, 0.9])
 def test_dgs_equals_naive_twin(problems, long_stream, gamma, delta):
-    traces = check_twins(DGS(delta, gamma), ref.ReferenceDGS(delta, gamma), problems, ("theta", "margin"))
+    traces = check_twins(
+        DGS(delta=delta, gamma=gamma),
+        ref.ReferenceDGS(delta=delta, gamma=gamma),
+        problems,
+        ("theta", "margin"),
+    )
     if gamma == 0.01:  # the clipping projection is exercised: some queried round had a score beyond ±1
         assert any((np.abs(tr.scores[tr.queried]) > 1).any() for tr in traces)
     # on small graphs θ_t ∝ sqrt(36 ln(t/δ)) keeps DGS querying everything (yang2016 Table I: all
     # labels queried); the long stream also exercises the other branch of the rule
-    (tr,) = check_twins(DGS(delta, gamma), ref.ReferenceDGS(delta, gamma), [long_stream], ("theta", "margin"))
+    (tr,) = check_twins(
+        DGS(delta=delta, gamma=gamma),
+        ref.ReferenceDGS(delta=delta, gamma=gamma),
+        [long_stream],
+        ("theta", "margin"),
+    )
     assert 0 < tr.n_queried < 0.99 * tr.n_rounds
     np.testing.assert_array_equal(tr.queried, tr.records["margin"] <= 2 * tr.records["theta"])
 
@@ -147,7 +178,7 @@ def test_cmog_updates_on_mistakes_and_solves_the_ridge_problem(problems, long_st
     K, gamma = int(y.max()) + 1, 0.5
     traces = {}
     for targets in ("definition1", "onehot"):
-        learner = CMOG(gamma, targets)
+        learner = CMOG(gamma=gamma, targets=targets)
         tr = traces[targets] = run(learner, M, y, seed=4)
         assert learner.state.n_updates == tr.n_mistakes
         A, B = gamma * np.eye(M.shape[0]), np.zeros((M.shape[0], K))
@@ -162,7 +193,9 @@ def test_cmog_updates_on_mistakes_and_solves_the_ridge_problem(problems, long_st
             B += np.outer(m, z)
         np.testing.assert_allclose(learner.state.w, np.linalg.solve(A, B), rtol=1e-9, atol=1e-12)
         X, labels = long_stream
-        assert run(CMOG(gamma, targets), X[:, :1000], labels[:1000]).error_rate < 0.02  # both learn
+        assert (
+            run(CMOG(gamma=gamma, targets=targets), X[:, :1000], labels[:1000]).error_rate < 0.02
+        )  # both learn
     d1, oh = traces["definition1"], traces["onehot"]
     # Definition-1 targets sum to 0, so the K scores sum to 0 in every round; one-hot ones do not
     np.testing.assert_allclose(d1.scores.sum(axis=1), 0.0, atol=1e-12)
@@ -173,7 +206,7 @@ def test_cmog_updates_on_mistakes_and_solves_the_ridge_problem(problems, long_st
 def test_msg_query_and_update_rule(problems):
     M, y = problems[2]
     K = int(y.max()) + 1
-    learner = MSG(1.0, 0.01)
+    learner = MSG(gamma=1.0, h=0.01)
     tr = run(learner, M, y, seed=5, record=("r", "margin", "theta", "prob", "aggressive"))
     rec = tr.records
     v = rec["r"]
@@ -191,37 +224,42 @@ def test_msg_query_and_update_rule(problems):
 
 def test_msg_h_controls_the_query_rate(problems, long_stream):
     for M, y in problems:
-        big = run(MSG(1.0, 1e12), M, y, seed=1)
-        tiny = run(MSG(1.0, 1e-12), M, y, seed=1, record=("aggressive",))
+        big = run(MSG(gamma=1.0, h=1e12), M, y, seed=1)
+        tiny = run(MSG(gamma=1.0, h=1e-12), M, y, seed=1, record=("aggressive",))
         assert big.queried.all()
         # h → 0: only the deterministic (Θ < 0) rounds are queried
         np.testing.assert_array_equal(tiny.queried, tiny.records["aggressive"])
     # on an easy stream the query count grows with h, from a handful to everything
     X, y = long_stream[0][:, :1000], long_stream[1][:1000]
-    counts = [run(MSG(1.0, h), X, y, seed=2).n_queried for h in (1e-12, 1e-2, 1.0, 1e12)]
+    counts = [run(MSG(gamma=1.0, h=h), X, y, seed=2).n_queried for h in (1e-12, 1e-2, 1.0, 1e12)]
     assert counts == sorted(counts) and counts[0] < 20 and counts[-1] == 1000
 
 
 def test_same_seed_same_trace(problems):
     M, y = problems[2]
-    a, b = run(MSG(1.0, 0.05), M, y, seed=11), run(MSG(1.0, 0.05), M, y, seed=11)
+    a, b = run(MSG(gamma=1.0, h=0.05), M, y, seed=11), run(MSG(gamma=1.0, h=0.05), M, y, seed=11)
     np.testing.assert_array_equal(a.queried, b.queried)
     np.testing.assert_array_equal(a.scores, b.scores)
     # a learner built with its own seed ignores run's generator: same order, different run seeds
     order = np.random.default_rng(3).permutation(len(y))
-    c = run(MSG(1.0, 0.05, seed=8), M, y, order=order, seed=1)
-    d = run(MSG(1.0, 0.05, seed=8), M, y, order=order, seed=2)
-    e = run(MSG(1.0, 0.05), M, y, order=order, seed=1)
-    f = run(MSG(1.0, 0.05), M, y, order=order, seed=2)
+    c = run(MSG(gamma=1.0, h=0.05, seed=8), M, y, order=order, seed=1)
+    d = run(MSG(gamma=1.0, h=0.05, seed=8), M, y, order=order, seed=2)
+    e = run(MSG(gamma=1.0, h=0.05), M, y, order=order, seed=1)
+    f = run(MSG(gamma=1.0, h=0.05), M, y, order=order, seed=2)
     np.testing.assert_array_equal(c.queried, d.queried)
     assert (e.queried != f.queried).any()
-    for learner in (CMOG(), BBQ(), BBQEps(0.5), DGS()):  # deterministic learners: seed only picks the order
+    for learner in (
+        CMOG(),
+        BBQ(),
+        BBQEps(eps=0.5),
+        DGS(),
+    ):  # deterministic learners: seed only picks the order
         np.testing.assert_array_equal(run(learner, M, y, seed=3).scores, run(learner, M, y, seed=3).scores)
 
 
 def test_bbq_rules(problems):
     M, y = problems[0]
-    learner = BBQ(0.4)
+    learner = BBQ(kappa=0.4)
     tr = run(learner, M, y, seed=2, record=("r", "v", "threshold"))
     v = tr.records["v"]
     np.testing.assert_allclose(tr.records["r"], v / (1 + v))  # current instance included
@@ -233,12 +271,12 @@ def test_bbq_rules(problems):
 def test_bbq_eps_rules(problems):
     M, y = problems[1]
     T = len(y)
-    small = run(BBQEps(1e-6), M, y, seed=0, record=("q",))
+    small = run(BBQEps(eps=1e-6), M, y, seed=0, record=("q",))
     assert small.queried.all()  # ε → 0: every bias bound exceeds ε
     assert small.records["q"][0] == 0.0 and (small.records["q"][1:] > 0).all()  # S empty only in round 1
-    large = run(BBQEps(100.0), M, y, seed=0, record=("q",))
+    large = run(BBQEps(eps=100.0), M, y, seed=0, record=("q",))
     assert large.n_queried == 0 and (large.records["q"] == 0).all()  # r + s < 100 and S stays empty
-    mid = [run(BBQEps(eps), M, y, seed=0).n_queried for eps in (1e-3, 0.3, 1.0, 3.0)]
+    mid = [run(BBQEps(eps=eps), M, y, seed=0).n_queried for eps in (1e-3, 0.3, 1.0, 3.0)]
     assert mid == sorted(mid, reverse=True) and 0 < mid[-2] < T
 
 
@@ -246,7 +284,7 @@ def test_dgs_projection_clips_the_scores():
     """After the projection W'ᵀm = clip(Wᵀm, −1, 1); checked on a state with large scores."""
     rng = np.random.default_rng(0)
     d, K = 6, 4
-    learner = DGS(0.1, 0.01)
+    learner = DGS(delta=0.1, gamma=0.01)
     learner.reset(d, K, rng)
     for _ in range(5):
         x = rng.standard_normal(d)
@@ -255,7 +293,7 @@ def test_dgs_projection_clips_the_scores():
     label, info = learner.predict(x)
     assert np.abs(info["score"]).max() > 1
     learner.wants_label(x, 10, info)
-    twin = ref.ReferenceDGS(0.1, 0.01)
+    twin = ref.ReferenceDGS(delta=0.1, gamma=0.01)
     twin.reset(d, K, rng)
     twin.W = learner.state.w.copy()
     twin.A = np.linalg.inv(learner.state.inverse())
@@ -272,18 +310,18 @@ def test_dgs_projection_clips_the_scores():
 def test_bad_hyperparameters_raise():
     for bad in (0, -1.0, np.inf, np.nan):
         with pytest.raises(ValueError, match="gamma"):
-            CMOG(bad)
+            CMOG(gamma=bad)
         with pytest.raises(ValueError, match="gamma"):
-            MSG(bad, 0.1)
+            MSG(gamma=bad, h=0.1)
         with pytest.raises(ValueError, match="h must"):
-            MSG(1.0, bad)
+            MSG(gamma=1.0, h=bad)
         with pytest.raises(ValueError, match="eps"):
-            BBQEps(bad)
+            BBQEps(eps=bad)
         with pytest.raises(ValueError, match="gamma"):
-            BBQ(0.4, bad)
+            BBQ(kappa=0.4, gamma=bad)
         with pytest.raises(ValueError, match="gamma"):
-            DGS(0.1, bad)
-    with pytest.raises(ValueError, match="needs the query parameter h"):
+            DGS(delta=0.1, gamma=bad)
+    with pytest.raises(TypeError, match="'h'"):  # required: yang2016 tunes it, no default stands in
         MSG()
     for bad in ("Definition1", "one-hot", None):
         with pytest.raises(ValueError, match="targets"):
@@ -292,12 +330,12 @@ def test_bad_hyperparameters_raise():
             MSG(h=0.1, targets=bad)
     for bad in (-0.1, np.inf, np.nan):
         with pytest.raises(ValueError, match="kappa"):
-            BBQ(bad)
+            BBQ(kappa=bad)
     for bad in (0.0, 1.0, -0.5, 2.0, np.nan):
         with pytest.raises(ValueError, match="delta"):
-            DGS(bad)
+            DGS(delta=bad)
         with pytest.raises(ValueError, match="delta"):
-            BBQEps(0.1, bad)
+            BBQEps(eps=0.1, delta=bad)
     with pytest.raises(ValueError):
         MSG(h=0.1, seed=-1)
     with pytest.raises(TypeError):
@@ -307,12 +345,12 @@ def test_bad_hyperparameters_raise():
 def test_repr_names_every_parameter_and_round_trips():
     learners = [
         CMOG(),
-        CMOG(0.5, "onehot"),
-        MSG(2.0, 1e-3, targets="onehot", seed=4),
+        CMOG(gamma=0.5, targets="onehot"),
+        MSG(gamma=2.0, h=1e-3, targets="onehot", seed=4),
         MSG(h=0.1),
-        BBQ(0.3, 2.0),
-        BBQEps(0.01, 0.2, 3.0),
-        DGS(0.05, 0.5),
+        BBQ(kappa=0.3, gamma=2.0),
+        BBQEps(eps=0.01, delta=0.2, gamma=3.0),
+        DGS(delta=0.05, gamma=0.5),
     ]
     names = {c.__name__: c for c in (CMOG, MSG, BBQ, BBQEps, DGS)}
     reprs = [repr(learner) for learner in learners]
@@ -320,7 +358,7 @@ def test_repr_names_every_parameter_and_round_trips():
     for text in reprs:
         assert repr(eval(text, names)) == text
     assert repr(MSG(h=0.1)) == "MSG(gamma=1.0, h=0.1, targets='definition1', seed=None)"
-    assert repr(BBQEps(0.01)) == "BBQEps(eps=0.01, delta=0.1, gamma=1.0)"
+    assert repr(BBQEps(eps=0.01)) == "BBQEps(gamma=1.0, eps=0.01, delta=0.1)"
 
 
 # --------------------------------------------------------------------------- real graphs
@@ -331,7 +369,7 @@ def real():
     """Cora and Coauthor at d = 50, with and without the bias feature (b = 1)."""
     out = {}
     for name in ("cora", "coauthor"):
-        g = gs.load_dataset(name)
+        g = gs.load_dataset(name, download=False)
         M = gs.spectral_embedding(g.adjacency, 50).M
         out[name] = (M, g.labels)
         out[name + "+bias"] = (gs.add_bias(M, 1.0), g.labels)
@@ -343,7 +381,7 @@ REAL_PAIRS = [  # (fast, twin, an error rate each must beat: chance is 0.71 on C
     (lambda: CMOG(targets="onehot"), lambda: ref.ReferenceCMOG(targets="onehot"), 0.45),
     (lambda: MSG(h=0.01), lambda: ref.ReferenceMSG(h=0.01), 0.45),
     (lambda: BBQ(), lambda: ref.ReferenceBBQ(), 0.6),  # queries only ~400 labels at κ = 0.4, d = 50
-    (lambda: BBQEps(0.1), lambda: ref.ReferenceBBQEps(0.1), 0.45),
+    (lambda: BBQEps(eps=0.1), lambda: ref.ReferenceBBQEps(eps=0.1), 0.45),
     (lambda: DGS(), lambda: ref.ReferenceDGS(), 0.45),
 ]
 
@@ -363,9 +401,9 @@ def test_msg_with_huge_h_and_no_aggressive_updates_is_cmog(problems, targets):
     """h → ∞ queries every round; without the aggressive (Θ < 0) updates MSG then updates exactly on
     CMOG's rounds (the mistakes), so the two are equal round by round. With them, MSG adds updates."""
     for M, y in problems:
-        cmog = run(CMOG(1.0, targets), M, y, seed=4)
-        msg = run(MSG(1.0, 1e300, targets=targets, aggressive=False), M, y, seed=4)
+        cmog = run(CMOG(gamma=1.0, targets=targets), M, y, seed=4)
+        msg = run(MSG(gamma=1.0, h=1e300, targets=targets, aggressive=False), M, y, seed=4)
         assert msg.queried.all()
         np.testing.assert_array_equal(msg.predictions, cmog.predictions)
-        aggressive = run(MSG(1.0, 1e300, targets=targets), M, y, seed=4, record=("aggressive",))
+        aggressive = run(MSG(gamma=1.0, h=1e300, targets=targets), M, y, seed=4, record=("aggressive",))
         assert aggressive.queried.all() and aggressive.records["aggressive"].any()

@@ -15,8 +15,34 @@ import numpy as np
 
 from ._params import Params
 from .protocol import check_learner
+from .scores import row_scores
 
-__all__ = ["OneVsRest"]
+__all__ = ["OneVsRest", "StackedOneVsRest"]
+
+
+class StackedOneVsRest:
+    """Base of K binary learners of one type run as one: weights ``W`` (K, d), scores ``W m_t``.
+
+    ``predict`` returns ``argmax_k`` of the K scores (ties: smallest k) and
+    the K binary predictions (``sign(0) = +1``); subclasses set ``W`` in
+    ``reset`` and define ``wants_label`` and ``update``. Per-class bookkeeping
+    uses Python lists: for K ≤ 10 they are cheaper than tiny numpy arrays;
+    the d-dimensional work stays in numpy/BLAS.
+    """
+
+    multiclass = True
+    record_keys = ("binary_predictions", "binary_queried")
+
+    def reset(self, d, n_classes, rng):
+        K = int(n_classes)
+        self.W = np.zeros((K, d))
+        self._classes = range(K)
+        self._all = (True,) * K
+
+    def predict(self, x):
+        s = row_scores(self.W, x)
+        labels = tuple([1 if v >= 0.0 else -1 for v in s])
+        return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
 
 class OneVsRest(Params):

@@ -5,7 +5,7 @@ import pytest
 
 from conftest import random_connected_graph
 from graphsel_lib.online import CMOG, GPA, MarginSampling, RandomQueries, run
-from graphsel_lib.online.reference_relaxation import ReferenceRelaxation
+from graphsel_lib.online.reference import ReferenceRelaxation
 from graphsel_lib.online.relaxation import Relaxation, node_ids
 
 
@@ -40,7 +40,7 @@ def problem(seed, n=40, K=3):
 def test_query_probability_is_b_over_b_plus_margin(b, margin):
     T = 20_000
     stub = FixedScores([0.1, 0.1 + margin, 0.0])
-    learner = MarginSampling(stub, b, seed=1)
+    learner = MarginSampling(stub, b=b, seed=1)
     tr = run(
         learner, np.zeros((1, T)), np.zeros(T, dtype=int), seed=0, n_classes=3, record=("margin", "prob")
     )
@@ -55,7 +55,11 @@ def test_query_probability_is_b_over_b_plus_margin(b, margin):
 def test_tie_is_always_queried():
     stub = FixedScores([0.5, 0.5, 0.0])
     tr = run(
-        MarginSampling(stub, 1e-9, seed=0), np.zeros((1, 500)), np.zeros(500, dtype=int), seed=0, n_classes=3
+        MarginSampling(stub, b=1e-9, seed=0),
+        np.zeros((1, 500)),
+        np.zeros(500, dtype=int),
+        seed=0,
+        n_classes=3,
     )
     assert tr.n_queried == 500
 
@@ -64,8 +68,10 @@ def test_tie_is_always_queried():
 def test_large_b_gives_back_the_wrapped_learner(seed):
     S, y = problem(seed)
     n = y.size
-    plain = run(Relaxation(S, 0.2 * n), node_ids(n), y, seed=seed, record=("psi",))
-    wrapped = run(MarginSampling(Relaxation(S, 0.2 * n), 1e15), node_ids(n), y, seed=seed, record=("psi",))
+    plain = run(Relaxation(S, beta=0.2 * n), node_ids(n), y, seed=seed, record=("psi",))
+    wrapped = run(
+        MarginSampling(Relaxation(S, beta=0.2 * n), b=1e15), node_ids(n), y, seed=seed, record=("psi",)
+    )
     assert wrapped.queried.all()
     np.testing.assert_array_equal(plain.predictions, wrapped.predictions)
     np.testing.assert_allclose(plain.records["psi"], wrapped.records["psi"], rtol=1e-12, atol=1e-15)
@@ -75,8 +81,8 @@ def test_large_b_gives_back_the_wrapped_learner(seed):
 def test_relaxation_and_its_naive_twin_agree_under_margin_sampling(seed, b):
     S, y = problem(seed)
     n = y.size
-    fast = run(MarginSampling(Relaxation(S, 0.3 * n), b, seed=5), node_ids(n), y, seed=seed)
-    slow = run(MarginSampling(ReferenceRelaxation(S, 0.3 * n), b, seed=5), node_ids(n), y, seed=seed)
+    fast = run(MarginSampling(Relaxation(S, beta=0.3 * n), b=b, seed=5), node_ids(n), y, seed=seed)
+    slow = run(MarginSampling(ReferenceRelaxation(S, beta=0.3 * n), b=b, seed=5), node_ids(n), y, seed=seed)
     assert 0 < fast.n_queried < n  # the rule is active
     np.testing.assert_array_equal(fast.queried, slow.queried)
     np.testing.assert_array_equal(fast.predictions, slow.predictions)
@@ -87,7 +93,9 @@ def test_same_seed_same_trace_and_run_rng_when_no_seed():
     n = y.size
 
     def go(seed, run_seed):
-        return run(MarginSampling(Relaxation(S, 0.3 * n), 0.2, seed=seed), node_ids(n), y, seed=run_seed)
+        return run(
+            MarginSampling(Relaxation(S, beta=0.3 * n), b=0.2, seed=seed), node_ids(n), y, seed=run_seed
+        )
 
     a, b = go(7, 0), go(7, 1)  # own seed for the coin; run's seed still draws the order
     np.testing.assert_array_equal(go(7, 0).queried, a.queried)
@@ -98,33 +106,33 @@ def test_same_seed_same_trace_and_run_rng_when_no_seed():
 
 def test_bad_arguments_raise():
     with pytest.raises(ValueError, match="b must be"):
-        MarginSampling(CMOG(), 0.0)
+        MarginSampling(CMOG(), b=0.0)
     with pytest.raises(ValueError, match="b must be"):
-        MarginSampling(CMOG(), float("nan"))
+        MarginSampling(CMOG(), b=float("nan"))
     with pytest.raises(TypeError, match="multiclass"):
-        MarginSampling(GPA(), 1.0)
+        MarginSampling(GPA(), b=1.0)
     with pytest.raises(TypeError, match="not an online learner"):
-        MarginSampling(object(), 1.0)
+        MarginSampling(object(), b=1.0)
 
 
 def test_repr_names_the_wrapped_learner():
-    r = repr(MarginSampling(CMOG(gamma=2.0), 0.1, seed=3))
+    r = repr(MarginSampling(CMOG(gamma=2.0), b=0.1, seed=3))
     assert r == "MarginSampling(CMOG(gamma=2.0, targets='definition1'), b=0.1, seed=3)"
 
 
 def test_random_queries_rate_and_identity_at_p_one():
     S, y = problem(4, n=60)
     n = y.size
-    plain = run(Relaxation(S, 0.3 * n), node_ids(n), y, seed=0)
-    full = run(RandomQueries(Relaxation(S, 0.3 * n), 1.0), node_ids(n), y, seed=0)
+    plain = run(Relaxation(S, beta=0.3 * n), node_ids(n), y, seed=0)
+    full = run(RandomQueries(Relaxation(S, beta=0.3 * n), p=1.0), node_ids(n), y, seed=0)
     np.testing.assert_array_equal(plain.predictions, full.predictions)
     T, p = 20_000, 0.3
     stub = FixedScores([0.2, 0.7, 0.1])
-    tr = run(RandomQueries(stub, p, seed=2), np.zeros((1, T)), np.zeros(T, dtype=int), seed=0, n_classes=3)
+    tr = run(RandomQueries(stub, p=p, seed=2), np.zeros((1, T)), np.zeros(T, dtype=int), seed=0, n_classes=3)
     assert abs(tr.n_queried - T * p) < 5 * np.sqrt(T * p * (1 - p))
     assert stub.updates == tr.n_queried
     for bad in (0.0, 1.5, float("nan")):
         with pytest.raises(ValueError, match="p must be"):
-            RandomQueries(CMOG(), bad)
+            RandomQueries(CMOG(), p=bad)
     with pytest.raises(TypeError, match="RandomQueries needs a multiclass"):
-        RandomQueries(GPA(), 0.5)
+        RandomQueries(GPA(), p=0.5)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._params import Params
+from .._params import Params
 
 __all__ = ["ReferenceRelaxation", "reference_project_simplex", "reference_multiclass_hinge"]
 
@@ -72,7 +72,7 @@ class ReferenceRelaxation(Params):
 
     multiclass = True
 
-    def __init__(self, S, beta, *, tau0="trace"):
+    def __init__(self, S, *, beta, tau0="trace"):
         S = np.asarray(S.toarray() if hasattr(S, "toarray") else S, dtype=float)
         n = S.shape[0]
         d = S.sum(axis=1)

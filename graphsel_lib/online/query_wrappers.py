@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from .._validation import check_positive, check_probability
 from ._params import Params
-from .multiclass_ridge import top_two
 from .protocol import check_learner, learner_rng
+from .scores import top_two
 
 __all__ = ["MarginSampling", "RandomQueries"]
 
@@ -73,7 +73,7 @@ class MarginSampling(_QueryRule):
     ``info`` gains ``"margin"`` (Δ_t) and ``"prob"`` (the query probability).
     """
 
-    def __init__(self, learner, b, *, seed=None):
+    def __init__(self, learner, *, b, seed=None):
         super().__init__(learner, seed)
         self.b = check_positive(b, "b")
 
@@ -97,7 +97,7 @@ class RandomQueries(_QueryRule):
         As for :class:`MarginSampling`.
     """
 
-    def __init__(self, learner, p, *, seed=None):
+    def __init__(self, learner, *, p, seed=None):
         super().__init__(learner, seed)
         self.p = check_probability(p, "p", low_open=True)
 

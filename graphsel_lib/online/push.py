@@ -1,0 +1,255 @@
+"""Local push for personalised PageRank and the relaxation kernel's columns (FastONL, Zhou et al. 2023).
+
+**Identity with personalised PageRank.** Let ``P = S D^{-1}`` (column
+stochastic random walk), ``α = β / (n + β)`` and
+``Π = α (I − (1 − α) P)^{-1}``, whose column ``s`` is the PPR vector of
+source ``s`` with teleport probability α (``Π[:, s] ≥ 0`` sums to 1). Then::
+
+    K^{-1} = (1/(2β)) [(1 + β/n) I − D^{-1/2} S D^{-1/2}]
+           = ((n + β)/(2nβ)) [I − (1 − α) D^{-1/2} S D^{-1/2}]          (1 − α = n/(n + β))
+
+and ``D^{-1/2} S D^{-1/2} = D^{-1/2} P D^{1/2}``, so
+``[I − (1−α) D^{-1/2} S D^{-1/2}]^{-1} = D^{-1/2} (I − (1−α)P)^{-1} D^{1/2} = D^{-1/2} Π D^{1/2} / α``.
+With ``2nβ / ((n + β) α) = 2n``::
+
+    K = 2n · D^{-1/2} Π D^{1/2},     K[i, u] = 2n · sqrt(d_u / d_i) · Π[i, u],     K_uu = 2n Π_uu.
+
+:func:`ppr_push` approximates ``Π[:, u]`` by the local "forward push"
+(Andersen, Chung, Lang 2006): a residual ``r = e_u`` is pushed from any node
+``i`` with ``r_i ≥ ε d_i`` (``x_i += α r_i``, each neighbour ``j`` gets
+``(1−α) r_i S_ij / d_i``, ``r_i = 0``) in FIFO order until no node qualifies.
+The invariant ``Π[:, u] = x + Π r`` gives ``0 ≤ Π[:, u] − x ≤ Π r`` entrywise
+and ``‖Π[:, u] − x‖₁ = ‖r‖₁ < ε vol(S)``; the work is ``O(1/(α ε))``, independent
+of ``n``. :func:`push_kernel_column` returns the scaled column.
+
+The push loop runs in pure Python, or compiled by numba when that optional
+package is importable (:class:`Pusher`, identical results).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from .._validation import check_integer, check_positive, check_probability
+from ..graph import check_adjacency
+
+__all__ = ["PUSH_BACKENDS", "Pusher", "ppr_push", "push_kernel_column"]
+
+
+def _check_graph(S):
+    S = check_adjacency(S)
+    S.setdiag(0)
+    S.eliminate_zeros()
+    deg = np.asarray(S.sum(axis=1)).ravel()
+    if np.any(deg <= 0):
+        raise ValueError(
+            f"the relaxation kernel needs every node to have an edge: {int(np.sum(deg <= 0))} isolated node(s)"
+        )
+    return S.tocsr(), deg
+
+
+PUSH_BACKENDS = ("auto", "python", "numba")
+
+
+def _numba_available():
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+_NUMBA_PUSH = None
+
+
+def _numba_push():
+    """The push loop compiled by numba (optional accelerator; same operations in the same order)."""
+    global _NUMBA_PUSH
+    if _NUMBA_PUSH is None:
+        import numba
+
+        @numba.njit(cache=True)
+        def push(indptr, indices, data, deg, alpha, eps, s, r, x, inq, queue, touched):
+            n = deg.shape[0]
+            keep = 1.0 - alpha
+            r[s] = 1.0
+            touched[0] = s
+            nt = 1
+            queue[0] = s
+            inq[s] = True
+            head = 0
+            size = 1
+            while size > 0:
+                u = queue[head]
+                head = head + 1
+                if head == n:
+                    head = 0
+                size -= 1
+                inq[u] = False
+                ru = r[u]
+                du = deg[u]
+                if ru < eps * du:
+                    continue
+                x[u] += alpha * ru
+                r[u] = 0.0
+                share = keep * ru / du
+                for k in range(indptr[u], indptr[u + 1]):
+                    v = indices[k]
+                    rv = r[v]
+                    if rv == 0.0 and x[v] == 0.0:
+                        touched[nt] = v
+                        nt += 1
+                    rv = rv + share * data[k]
+                    r[v] = rv
+                    if (not inq[v]) and rv >= eps * deg[v]:
+                        tail = head + size
+                        if tail >= n:
+                            tail -= n
+                        queue[tail] = v
+                        size += 1
+                        inq[v] = True
+            return nt
+
+        _NUMBA_PUSH = push
+    return _NUMBA_PUSH
+
+
+class Pusher:
+    """Forward push (FIFO order) on one graph, with scratch space reused across sources.
+
+    ``pusher(s, alpha, eps)`` returns ``(nodes, x)``, the non-zero entries of
+    the approximate PPR vector ``x ≈ Π[:, s]`` (``nodes`` sorted). A node ``i``
+    is pushed while ``r_i ≥ ε d_i``: ``x_i += α r_i``, every neighbour ``j`` gets
+    ``(1 − α) r_i S_ij / d_i``, ``r_i = 0``; a node enters the queue when its
+    residual reaches its threshold and is not queued already.
+
+    ``backend="python"`` runs the loop on Python lists (no dependency);
+    ``"numba"`` runs the same operations in the same order compiled by numba
+    (a dependency of graphsel; identical results, much faster: see
+    ``benchmarks/bench_online.py``); ``"auto"`` picks numba when importable. Both cost ``O(1/(α ε))`` per call, independent of ``n`` (the scratch
+    arrays are reset only where touched).
+    """
+
+    def __init__(self, S, *, backend="auto"):
+        S, deg = _check_graph(S)
+        if backend not in PUSH_BACKENDS:
+            raise ValueError(f"backend must be one of {PUSH_BACKENDS}, got {backend!r}")
+        if backend == "auto":
+            backend = "numba" if _numba_available() else "python"
+        elif backend == "numba" and not _numba_available():
+            raise ValueError("backend='numba' needs the optional package numba (pip install numba)")
+        self.backend = backend
+        self.n = n = S.shape[0]
+        self.deg = deg
+        if backend == "python":
+            indices, data, bounds = S.indices.tolist(), S.data.tolist(), S.indptr.tolist()
+            self._nbrs = [indices[bounds[i] : bounds[i + 1]] for i in range(n)]
+            self._wts = [data[bounds[i] : bounds[i + 1]] for i in range(n)]
+            self._deg = deg.tolist()
+            self._r, self._x, self._inq = [0.0] * n, [0.0] * n, [False] * n
+        else:
+            self._csr = (S.indptr.astype(np.int64), S.indices.astype(np.int64), S.data.astype(np.float64))
+            self._r, self._x = np.zeros(n), np.zeros(n)
+            self._inq = np.zeros(n, dtype=np.bool_)
+            self._queue = np.zeros(n, dtype=np.int64)
+            self._touched = np.zeros(n, dtype=np.int64)
+
+    def __call__(self, s, alpha, eps):
+        if self.backend == "numba":
+            r, x = self._r, self._x
+            nt = _numba_push()(
+                *self._csr, self.deg, alpha, eps, s, r, x, self._inq, self._queue, self._touched
+            )
+            nodes = np.sort(self._touched[:nt])
+            vals = x[nodes].copy()
+            r[nodes] = 0.0
+            x[nodes] = 0.0
+            keep = vals != 0.0
+            return nodes[keep], vals[keep]
+        return self._python(s, alpha, eps)
+
+    def _python(self, s, alpha, eps):
+        nbrs, wts, deg = self._nbrs, self._wts, self._deg
+        r, x, inq = self._r, self._x, self._inq
+        keep = 1.0 - alpha
+        r[s] = 1.0
+        touched = [s]
+        queue = deque([s])
+        inq[s] = True
+        pop, append, touch = queue.popleft, queue.append, touched.append
+        while queue:
+            u = pop()
+            inq[u] = False
+            ru = r[u]
+            du = deg[u]
+            if ru < eps * du:
+                continue
+            x[u] += alpha * ru
+            r[u] = 0.0
+            share = keep * ru / du
+            for v, w in zip(nbrs[u], wts[u], strict=True):
+                rv = r[v]
+                if rv == 0.0 and x[v] == 0.0:
+                    touch(v)
+                rv = rv + share * w
+                r[v] = rv
+                if not inq[v] and rv >= eps * deg[v]:
+                    append(v)
+                    inq[v] = True
+        touched.sort()
+        nodes, vals = [], []
+        for v in touched:
+            if x[v] != 0.0:
+                nodes.append(v)
+                vals.append(x[v])
+            x[v] = 0.0
+            r[v] = 0.0
+        return np.array(nodes, dtype=np.intp), np.array(vals, dtype=np.float64)
+
+
+def ppr_push(S, s, alpha, eps, *, backend="auto"):
+    """Approximate personalised PageRank ``Π[:, s] = α (I − (1−α) S D^{-1})^{-1} e_s`` by forward push.
+
+    Andersen–Chung–Lang push in FIFO order: push every node ``i`` with residual
+    ``r_i ≥ ε d_i``; on return ``0 ≤ Π[:, s] − x`` and ``‖Π[:, s] − x‖₁ < ε vol(S)``.
+    Work ``O(1/(α ε))``, independent of the number of nodes.
+
+    Parameters
+    ----------
+    S : sparse matrix of shape (n, n)
+        Symmetric non-negative weights, no isolated node.
+    s : int
+        Source node.
+    alpha : float in (0, 1]
+        Teleport probability.
+    eps : float > 0
+        Push tolerance (per unit of degree).
+    backend : {"auto", "python", "numba"}
+        See :class:`Pusher`.
+
+    Returns
+    -------
+    nodes : ndarray of int, values : ndarray of float
+        The non-zero entries of ``x`` (``nodes`` sorted).
+    """
+    S, deg = _check_graph(S)
+    alpha = check_probability(alpha, "alpha", low_open=True)
+    eps = check_positive(eps, "eps")
+    s = check_integer(s, "s (the source node)")
+    if not 0 <= s < S.shape[0]:
+        raise ValueError(f"source node must be in 0..{S.shape[0] - 1}, got {s}")
+    return Pusher(S, backend=backend)(s, alpha, eps)
+
+
+def push_kernel_column(S, u, beta, eps, *, backend="auto"):
+    """Push approximation of ``K[:, u]``: ``2n sqrt(d_u/d_i) x_i`` with ``x ≈ Π[:, u]``, ``α = β/(n+β)``.
+
+    Returns ``(nodes, values)`` of the non-zero entries (``nodes`` sorted).
+    """
+    S, deg = _check_graph(S)
+    beta = check_positive(beta, "beta")
+    n = S.shape[0]
+    nodes, x = ppr_push(S, u, beta / (n + beta), eps, backend=backend)
+    return nodes, 2.0 * n * np.sqrt(deg[u] / deg[nodes]) * x

@@ -1,0 +1,430 @@
+"""Ask/tell labelling sessions: the online protocol of :func:`run`, one round at a time.
+
+:func:`run` reads the true labels from an array ``y``. A :class:`Session`
+plays the same rounds but gets each label from whoever answers the question,
+e.g. a person labelling nodes one by one::
+
+    s = Session(learner, M, seed=0, n_classes=K)
+    while not s.done:
+        node, prediction, wants = s.ask()  # node of this round, the learner's label, query?
+        s.tell(label_of(node) if wants else None)
+    s.trace  # a Trace, as run() returns
+
+``ask`` does the ``predict`` and ``wants_label`` of the round, ``tell`` the
+``update`` (only when the label was asked for). Seeds, order and calls are
+those of :func:`run`, so answering with ``y[node]`` gives run's trace.
+``save``/``load`` stop and resume a session with nothing lost.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import time
+from contextlib import nullcontext
+from pathlib import Path
+
+import numpy as np
+
+from .._atomic import atomic_write
+from .._validation import check_integer
+from .protocol import (
+    _check_labels,
+    _check_matrix,
+    _check_order,
+    _check_rounds,
+    _make_trace,
+    _start,
+    check_learner,
+)
+
+try:
+    from threadpoolctl import ThreadpoolController
+except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+    ThreadpoolController = None
+
+__all__ = ["UNKNOWN", "Session"]
+
+UNKNOWN = -2
+"""``trace.labels`` of a round whose label was not told (never a label: those are ±1 or 0..K-1)."""
+
+_MAGIC = b"graphsel online session\n"
+_VERSION = 1
+
+
+class Session:
+    """An online pass driven from outside: :meth:`ask` for the node of a round, :meth:`tell` its label.
+
+    Plays the rounds of :func:`~graphsel_lib.online.run` (same order, same
+    generator for the learner, same calls): ``ask`` shows round t's node
+    ``m_t`` to the learner (``predict``, then ``wants_label``); ``tell`` gives
+    the label when the learner asked for it (``update``), or None when it did
+    not. Answering ``y[node]`` reproduces ``run(learner, M, y, order, seed)``.
+
+    Parameters
+    ----------
+    learner : online learner
+        Reset here and owned by the session from then on (do not run it
+        elsewhere meanwhile).
+    M : array of shape (d, n)
+        Column ``i`` is the feature vector of node ``i``.
+    order : array of int, shape (n,), optional
+        The node of each round; default ``np.random.default_rng(seed).permutation(n)``.
+    seed : int, default 0
+        As for :func:`run`: the default order and the learner's generator.
+    n_classes : int, optional
+        K: required for a multiclass learner (labels 0..K-1), as the labels
+        are not known in advance. A binary learner takes labels -1/+1 (K = 2).
+    rounds : int, optional
+        Stop after this many rounds (1..n; default all n).
+    record : tuple of str
+        ``info`` keys stored per round in ``trace.records`` (as :func:`run`).
+    blas_threads : int or None, default 1
+        Limit on BLAS threads inside the learner's calls; None leaves it alone.
+
+    Attributes
+    ----------
+    learner, order, seed, n_classes, n_rounds
+        As given (``order`` drawn if None; ``n_rounds`` the number of rounds).
+    n_done : int
+        Rounds finished (told).
+    done : bool
+        True once ``n_done == n_rounds``.
+    question : tuple or None
+        ``(node, prediction, wants)`` asked and not yet answered.
+
+    Notes
+    -----
+    ``trace.labels`` holds :data:`UNKNOWN` (-2) on rounds whose label was
+    not told, and ``trace.mistakes`` is True only on told rounds where the
+    prediction was wrong: the told rounds are exactly ``trace.queried``. So
+    ``trace.n_mistakes`` counts mistakes among queried rounds only, and
+    ``trace.error_rate`` (over all rounds) is a lower bound on the true one;
+    the one-vs-rest ``binary_*`` summaries, which read ``labels``, are
+    meaningful only when every round was told.
+    ``trace.elapsed`` is the cumulative time spent in the learner's calls
+    (not the wait for the labels), carried over by :meth:`save`/:meth:`load`.
+    """
+
+    def __init__(
+        self, learner, M, order=None, seed=0, *, n_classes=None, rounds=None, record=(), blas_threads=1
+    ):
+        check_learner(learner)
+        multiclass = bool(learner.multiclass)
+        M = _check_matrix(M)
+        n = M.shape[1]
+        if multiclass:
+            if n_classes is None:
+                raise ValueError(
+                    f"{type(learner).__name__} is multiclass: pass n_classes=K (labels are 0..K-1), "
+                    "the labels are not known in advance"
+                )
+            K = check_integer(n_classes, "n_classes")
+            if K < 2:
+                raise ValueError(f"a multiclass learner needs at least 2 classes, got n_classes = {K}")
+        else:
+            if n_classes is not None and check_integer(n_classes, "n_classes") != 2:
+                raise ValueError(
+                    f"a binary learner has labels -1/+1 (2 classes), got n_classes = {n_classes}"
+                )
+            K = 2
+        order = _check_order(order, n, seed)
+        T = _check_rounds(rounds, n)
+        self._setup(learner, M, order, seed, K, T, tuple(record), blas_threads)
+
+    def _setup(self, learner, M, order, seed, K, T, record, blas_threads):
+        """Reset ``learner`` through protocol's set-up, empty the per-round lists."""
+        self.learner, self.M, self.order, self.seed = learner, M, order, seed
+        self.n_classes, self.n_rounds, self.record, self.blas_threads = K, T, record, blas_threads
+        self._multiclass = bool(learner.multiclass)
+        use_controller = ThreadpoolController is not None and blas_threads
+        self._controller = ThreadpoolController() if use_controller else None
+        with self._limit():
+            self._X, self._keys, self._rng = _start(learner, M, K, seed, record)
+        self._labels, self._predictions, self._scores, self._queried, self._elapsed = [], [], [], [], []
+        self._recorded = {k: [] for k in self._keys}
+        self._busy = 0.0  # seconds spent in the learner's calls
+        self._pending = None  # (node, int prediction, wants, info, prediction) between ask and tell
+
+    def _limit(self):
+        if self._controller is None:
+            return nullcontext()
+        return self._controller.limit(limits=self.blas_threads)
+
+    # ------------------------------------------------------------------ state
+    @property
+    def n_done(self) -> int:
+        return len(self._predictions)
+
+    @property
+    def done(self) -> bool:
+        return self.n_done == self.n_rounds
+
+    @property
+    def question(self):
+        return None if self._pending is None else self._pending[:3]
+
+    def _refuse_if_done(self, what):
+        if self.done:
+            raise RuntimeError(
+                f"{what}: the session is done (all {self.n_rounds} rounds played); read .trace"
+            )
+
+    # ------------------------------------------------------------------ one round
+    def ask(self):
+        """Show the next node to the learner: its ``predict`` and ``wants_label``.
+
+        Returns
+        -------
+        node : int
+            The node of this round (``order[n_done]``).
+        prediction : int
+            The learner's label (-1/+1, or 0..K-1).
+        wants : bool
+            Whether the learner queries the label: then :meth:`tell` it,
+            else tell None.
+
+        Asking again before :meth:`tell` returns the same question (the
+        learner is not called twice). RuntimeError once the session is done.
+        """
+        self._refuse_if_done("ask()")
+        if self._pending is None:
+            t = self.n_done
+            node = int(self.order[t])
+            x = self._X[node]
+            clock = time.perf_counter
+            with self._limit():
+                t0 = clock()
+                label, info = self.learner.predict(x)
+                wants = bool(self.learner.wants_label(x, t + 1, info))
+                self._busy += clock() - t0
+            self._pending = (node, int(label), wants, info, label)
+        return self.question
+
+    def tell(self, label):
+        """Answer the pending question: the node's label if the learner asked for it, else None.
+
+        The learner's ``update`` runs only on a told label. Nothing changes when
+        the answer is refused, so it can be given again.
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`ask`, or once the session is done.
+        ValueError
+            A label when the learner did not ask for one, None when it did, a
+            label not in -1/+1 (binary) or 0..K-1 (multiclass).
+        TypeError
+            A label that is not a number.
+        """
+        self._refuse_if_done("tell()")
+        if self._pending is None:
+            raise RuntimeError(
+                f"tell() before ask(): call ask() for the node of round {self.n_done + 1} first"
+            )
+        node, _, wants, info, prediction = self._pending  # the label as the learner gave it, as in run
+        t = self.n_done
+        if not wants:
+            if label is not None:
+                raise ValueError(
+                    f"the learner did not ask for the label of node {node} (round {t + 1}): tell(None)"
+                )
+            y = UNKNOWN
+        else:
+            if label is None:
+                raise ValueError(
+                    f"the learner asked for the label of node {node} (round {t + 1}): tell it, not None"
+                )
+            y = self._check_label(label, node, t)
+            clock = time.perf_counter
+            with self._limit():
+                t0 = clock()
+                self.learner.update(self._X[node], y, prediction, info)
+                self._busy += clock() - t0
+        self._pending = None
+        self._labels.append(y)
+        self._predictions.append(prediction)
+        self._queried.append(wants)
+        self._scores.append(info["score"])
+        self._elapsed.append(self._busy)
+        for k in self._keys:
+            self._recorded[k].append(info[k])
+
+    def _check_label(self, label, node, t):
+        a = np.asarray(label)
+        try:
+            if a.ndim != 0:
+                raise ValueError(f"one label expected, got shape {a.shape}")
+            y, _ = _check_labels(a.reshape(1), self._multiclass, self.n_classes, name="the label")
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"tell({label!r}) for node {node} (round {t + 1}): {err}") from None
+        return int(y[0])
+
+    # ------------------------------------------------------------------ results
+    @property
+    def trace(self):
+        """The :class:`~graphsel_lib.online.Trace` of the rounds done (see Notes for untold labels)."""
+        t = self.n_done
+        labels = np.asarray(self._labels, dtype=np.int64)
+        predictions = np.asarray(self._predictions, dtype=np.int64)
+        queried = np.asarray(self._queried, dtype=bool)
+        scores = self._scores if t else np.zeros((0, self.n_classes) if self._multiclass else 0)
+        mistakes = (predictions != labels) & queried
+        return _make_trace(
+            self.learner,
+            self.order[:t].copy(),
+            labels,
+            predictions,
+            scores,
+            mistakes,
+            queried,
+            self._elapsed,
+            self._recorded,
+        )
+
+    def __repr__(self):
+        if self.done:
+            where = "done"
+        elif self._pending is not None:
+            node, _, wants = self.question
+            where = f"asked node {node}, {'label wanted' if wants else 'no label wanted'}"
+        else:
+            where = "next: ask()"
+        n_told = sum(self._queried)
+        return (
+            f"Session({self.learner!r}, {self.n_done}/{self.n_rounds} rounds, {n_told} labels told, {where})"
+        )
+
+    # ------------------------------------------------------------------ stop and resume
+    def __getstate__(self):
+        """What :meth:`save` stores: the set-up, the answers given and the trace so far."""
+        return {
+            "version": _VERSION,
+            "learner": self.learner,
+            "M": self.M,
+            "order": self.order,
+            "seed": self.seed,
+            "n_classes": self.n_classes,
+            "n_rounds": self.n_rounds,
+            "record": self.record,
+            "blas_threads": self.blas_threads,
+            "labels": list(self._labels),
+            "predictions": list(self._predictions),
+            "queried": list(self._queried),
+            "scores": list(self._scores),
+            "elapsed": list(self._elapsed),
+            "recorded": {k: list(v) for k, v in self._recorded.items()},
+            "busy": self._busy,
+            "question": self.question,
+            "rng_state": self._rng.bit_generator.state,
+        }
+
+    def __copy__(self):
+        """A deep copy: two sessions cannot share one learner."""
+        return copy.deepcopy(self)
+
+    def __setstate__(self, state):
+        """Reset the learner and replay the answers given: the learner's state is rebuilt, not unpickled.
+
+        (A pickled learner may lose arrays shared between its parts, e.g. the
+        rows of a stacked one-vs-rest ``W``; replaying rebuilds them.)
+        """
+        self._setup(
+            state["learner"],
+            state["M"],
+            state["order"],
+            state["seed"],
+            state["n_classes"],
+            state["n_rounds"],
+            state["record"],
+            state["blas_threads"],
+        )
+        saved = list(zip(state["labels"], state["predictions"], state["queried"], strict=True))
+        with self._limit():
+            for t, (y, prediction, wants) in enumerate(saved):
+                node, p, w = self.ask()
+                if (p, w) != (prediction, wants):
+                    raise RuntimeError(
+                        f"cannot resume: replaying round {t + 1} (node {node}) gives prediction {p}, "
+                        f"query {w}, the saved session has {prediction}, {wants}; the learner is not "
+                        "deterministic or its code changed since the save"
+                    )
+                self.tell(y if wants else None)
+            if state["question"] is not None and self.ask() != tuple(state["question"]):
+                raise RuntimeError(
+                    f"cannot resume: the pending question replays as {self.question}, "
+                    f"the saved session has {tuple(state['question'])}"
+                )
+        if self._rng.bit_generator.state != state["rng_state"]:
+            raise RuntimeError(
+                "cannot resume: the replay did not draw the same random numbers as the saved session"
+            )
+        # what was observed stays as observed (scores, records, learner time)
+        self._scores = list(state["scores"])
+        self._elapsed = list(state["elapsed"])
+        self._recorded = {k: list(v) for k, v in state["recorded"].items()}
+        self._busy = state["busy"]
+
+    def save(self, path):
+        """Write the session to ``path`` atomically (a pickle); resume it with :meth:`load`.
+
+        Stores the learner (pickled as given), ``M``, the order, the seed, the
+        labels told and the trace so far, and the generator's state as a check.
+        May be called at any time, also between :meth:`ask` and :meth:`tell`.
+
+        Returns
+        -------
+        pathlib.Path
+
+        Raises
+        ------
+        TypeError
+            If the learner cannot be pickled (e.g. ``OneVsRest(lambda: …)``:
+            build it from a class or a ``functools.partial`` instead).
+        """
+        try:
+            payload = pickle.dumps(self.__getstate__(), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            raise TypeError(
+                f"cannot save the session: the learner {self.learner!r} cannot be pickled ({err}); "
+                "build it from importable classes or functools.partial, not lambdas or local functions"
+            ) from err
+        path = Path(path)
+        with atomic_write(path, "wb") as fh:
+            fh.write(_MAGIC)
+            fh.write(payload)
+        return path
+
+    @classmethod
+    def load(cls, path):
+        """Resume a session written by :meth:`save`: the same state, the same remaining rounds.
+
+        The learner is reset and the told labels are replayed through it
+        (checked against the saved predictions, queries and generator state).
+        Loading runs :mod:`pickle`, which can execute code: load only files you
+        wrote yourself.
+
+        Raises
+        ------
+        ValueError
+            If ``path`` is not a session file, or a damaged one.
+        RuntimeError
+            If the replay does not reproduce the saved rounds.
+        """
+        path = Path(path)
+        with open(path, "rb") as fh:
+            if fh.read(len(_MAGIC)) != _MAGIC:
+                raise ValueError(f"{path} is not a saved Session (it lacks the session header)")
+            try:
+                state = pickle.load(fh)
+            except Exception as err:
+                raise ValueError(
+                    f"{path} is a damaged Session file, or one whose learner class no longer imports "
+                    f"({type(err).__name__}: {err})"
+                ) from err
+        if not isinstance(state, dict) or state.get("version") != _VERSION:
+            version = state.get("version") if isinstance(state, dict) else None
+            raise ValueError(f"{path}: unsupported Session file version {version!r} (expected {_VERSION})")
+        session = cls.__new__(cls)
+        session.__setstate__(state)
+        return session

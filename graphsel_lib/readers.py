@@ -1,0 +1,475 @@
+"""Your own graph from files: an edge CSV and a label CSV, or a GraphML file.
+
+:meth:`Graph.read_csv <graphsel_lib.Graph.read_csv>` (implemented by :func:`read_csv`)
+reads two small CSV files::
+
+    edges.csv                    labels.csv
+    source,target,weight         node,label
+    alice,bob,1.0                alice,red
+    bob,carol,2.5                bob,blue
+    carol,alice,1.0              carol,
+
+* **Header.** Both files need a header row; columns are found by name
+  (``source``, ``target``, optional ``weight``; ``node``, ``label``), exactly
+  or else ignoring case, so a Gephi edge table (``Source,Target,...,Weight``)
+  reads as it is. Other names: ``source=``, ``target=``, ``node=``, ``label=``.
+  Other columns are ignored. ``header=False`` reads files without a header by
+  position (``source,target[,weight]`` and ``node,label``).
+* **Node names** are strings, or integers when every name in the edge file is
+  an integer written plainly (``7``, not ``007``): then label rows match them by
+  value. Nodes are numbered in sorted name order (independent of the order of
+  the rows); ``g.node_names`` gives the name of every row of ``g.adjacency``.
+* **Edges** are undirected: an edge listed as ``a,b``, as ``b,a`` or both (with
+  the same weight) is one edge of that weight; an edge listed more than once
+  otherwise adds its weights (:meth:`Graph.from_edges <graphsel_lib.Graph.from_edges>`).
+  ``directed=True`` reads rows as ``a -> b`` and keeps ``max(S, S^T)``.
+  Self-loops are dropped.
+* **Weights** come from the ``weight`` column when there is one, or from the
+  third column of a three-column file (``weight=False`` ignores them, ``weight="w"``
+  names the column); otherwise every edge weighs 1. They must be non-negative
+  finite numbers.
+* **Labels** are any strings (``g.class_names``, in sorted order; numerically
+  sorted when all are plain non-negative integers). A node without a label
+  row, or with an empty label, is unlabelled; a Graph carries a label on
+  every node, so unlabelled nodes are dropped, then the largest connected
+  component is kept (``lcc=False`` raises instead).
+
+Whatever is dropped or merged (self-loops, repeated edges, label rows of nodes
+that are in no edge, repeated label rows, unlabelled nodes, nodes outside the
+largest connected component) is reported by a :class:`~graphsel_lib.DataWarning`
+with counts, and the counts are kept in ``g.info["read"]``. A missing file, a
+missing column, an empty file, an empty node name, a non-numeric or negative
+weight and a node given two different labels raise ``FileNotFoundError`` /
+``ValueError`` naming the file, line and value.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ._validation import DataWarning
+
+__all__ = ["read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
+
+_INT = re.compile(r"^-?(0|[1-9][0-9]*)$")
+_CSV_OPTIONS = ("source", "target", "node", "label", "header", "sep")
+
+
+# --------------------------------------------------------------------------- table reading
+def _check_file(path, what):
+    if not isinstance(path, (str, Path)) or str(path) == "":
+        raise TypeError(f"{what} must be a file path (str or pathlib.Path), got {path!r}")
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{what} {str(path)!r} does not exist (working directory: {Path.cwd()})")
+    if not path.is_file():
+        raise ValueError(f"{what} {str(path)!r} is not a file")
+    return path
+
+
+def _read_table(path, what, *, header, sep):
+    """Every cell of a CSV as a stripped string; ``(columns, rows, line_numbers)`` without blank lines."""
+    import pandas as pd
+
+    path = _check_file(path, what)
+    try:
+        df = pd.read_csv(
+            path,
+            sep=sep,
+            header=0 if header else None,
+            dtype=str,
+            keep_default_na=False,
+            na_filter=False,
+            skip_blank_lines=False,
+            skipinitialspace=True,
+            encoding="utf-8-sig",
+            index_col=False,
+            engine="c",
+        )
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{what} {str(path)!r} is empty") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"{what} {str(path)!r} is not a well-formed CSV: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} {str(path)!r} is not UTF-8 text ({exc})") from None
+    df = df.fillna("")
+    columns = [str(c).strip() for c in df.columns] if header else None
+    cells = df.to_numpy(dtype=object)
+    cells = np.vectorize(lambda v: str(v).strip(), otypes=[object])(cells) if cells.size else cells
+    blank = np.all(cells == "", axis=1) if cells.size else np.zeros(0, bool)
+    lines = np.arange(cells.shape[0]) + (2 if header else 1)
+    return columns, cells[~blank], lines[~blank]
+
+
+def _column(columns, name, what, path, *, required=True, hint=""):
+    """Index of column ``name``: exact match, else a unique case-insensitive one; ``None`` if absent."""
+    if name in columns:
+        return columns.index(name)
+    folded = [i for i, c in enumerate(columns) if c.casefold() == str(name).casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    if not required:
+        return None
+    numeric = all(_looks_numeric(c) for c in columns)
+    more = (
+        " (the first row looks like data: pass header=False for a file without a header row)"
+        if numeric
+        else ""
+    )
+    raise ValueError(f"{what} {str(path)!r} has no column {name!r}; its columns are {columns}{more}{hint}")
+
+
+def _looks_numeric(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _fits_int64(values):
+    return all(-(2**63) <= int(v) < 2**63 for v in values)
+
+
+def _examples(values, k=3):
+    vals = list(values[:k])
+    return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in vals) + (
+        ", ..." if len(values) > k else ""
+    )
+
+
+# --------------------------------------------------------------------------- edges
+def read_edge_csv(path, *, weight=None, source="source", target="target", header=True, sep=","):
+    """Read an edge CSV into ``(edges, weights, node_names, self_loops)``.
+
+    ``edges`` is an ``(m, 2)`` int64 array of node indices into the sorted
+    ``node_names`` (int64 when every name is a plain integer, else str);
+    ``weights`` a float array of length ``m`` (all ones without a weight column);
+    ``self_loops`` the number of rows ``a,a``, which are left out of ``edges``
+    (a node seen only in a self-loop stays in ``node_names``). Use it for an
+    unlabelled graph; :func:`read_csv` builds a :class:`~graphsel_lib.Graph`.
+    See the module docstring for the format and the errors.
+    """
+    path = Path(path) if isinstance(path, (str, Path)) else path
+    what = "edge file"
+    columns, cells, lines = _read_table(path, what, header=header, sep=sep)
+    n_cols = cells.shape[1] if cells.ndim == 2 else 0
+    if header:
+        i_src = _column(columns, source, what, path, hint="; name the columns or pass source=..., target=...")
+        i_tgt = _column(columns, target, what, path, hint="; name the columns or pass source=..., target=...")
+        if weight is None:
+            i_w = _column(columns, "weight", what, path, required=False)
+            if i_w is None and len(columns) == 3:
+                i_w = ({0, 1, 2} - {i_src, i_tgt}).pop()
+            elif i_w is None and len(columns) > 3:
+                raise ValueError(
+                    f"{what} {str(path)!r} has columns {columns}: name the weight column with weight='...', "
+                    "or pass weight=False for an unweighted graph"
+                )
+        elif weight is False:
+            i_w = None
+        elif isinstance(weight, str):
+            i_w = _column(columns, weight, what, path)
+        else:
+            raise TypeError(f"weight must be None, False or a column name, got {weight!r}")
+    else:
+        if n_cols not in (2, 3):
+            raise ValueError(
+                f"{what} {str(path)!r} without a header must have 2 or 3 columns (source,target[,weight]), "
+                f"got {n_cols}"
+            )
+        i_src, i_tgt = 0, 1
+        if weight is None or weight == "weight":
+            i_w = 2 if n_cols == 3 else None
+        elif weight is False:
+            i_w = None
+        else:
+            raise ValueError(f"a file without a header has no column {weight!r}; use weight=None or False")
+    if cells.shape[0] == 0:
+        raise ValueError(f"{what} {str(path)!r} holds no edges (only a header row)")
+    src, tgt = cells[:, i_src], cells[:, i_tgt]
+    empty = (src == "") | (tgt == "")
+    if np.any(empty):
+        k = int(np.flatnonzero(empty)[0])
+        raise ValueError(
+            f"{what} {str(path)!r}, line {lines[k]}: empty node name "
+            f"({int(empty.sum())} row(s) lack a source or a target)"
+        )
+    if i_w is None:
+        w = np.ones(src.size)
+    else:
+        w = _weights(
+            cells[:, i_w], lines, what, path, f"column {columns[i_w]!r}" if header else "the third column"
+        )
+    ends = np.concatenate([src, tgt]).astype(str)
+    distinct = np.unique(ends)
+    if all(_INT.match(v) for v in distinct) and _fits_int64(distinct):
+        ends = ends.astype(np.int64)  # integer names: matched and sorted by value
+    names, inverse = np.unique(ends, return_inverse=True)
+    edges = inverse.reshape(2, -1).T.astype(np.int64)
+    if names.dtype != np.int64:
+        names = names.astype(object)
+    loop = edges[:, 0] == edges[:, 1]
+    return edges[~loop], w[~loop], names, int(loop.sum())
+
+
+def _weights(col, lines, what, path, column):
+    out = np.empty(col.size)
+    for k, v in enumerate(col):
+        try:
+            out[k] = float(v)
+        except ValueError:
+            raise ValueError(
+                f"{what} {str(path)!r}, line {lines[k]}: weight {v!r} is not a number (weights are read from "
+                f"{column}; pass weight=False for an unweighted graph)"
+            ) from None
+    bad = ~np.isfinite(out)
+    if np.any(bad):
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} {str(path)!r}, line {lines[k]}: weight {col[k]!r} is not a finite number")
+    neg = out < 0
+    if np.any(neg):
+        k = int(np.flatnonzero(neg)[0])
+        raise ValueError(
+            f"{what} {str(path)!r}, line {lines[k]}: negative weight {col[k]!r} "
+            f"({int(neg.sum())} negative weight(s); edge weights must be >= 0)"
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- labels
+def read_label_csv(path, *, node="node", label="label", header=True, sep=","):
+    """Read a label CSV into ``(nodes, labels, lines)``: stripped strings per row, ``""`` = no label.
+
+    Rows are returned as written (repeats included); :func:`read_csv` matches
+    them to the nodes of the edge file.
+    """
+    what = "label file"
+    columns, cells, lines = _read_table(path, what, header=header, sep=sep)
+    if header:
+        hint = "; name the columns or pass node=..., label=..."
+        i_node = _column(columns, node, what, Path(path), hint=hint)
+        i_lab = _column(columns, label, what, Path(path), hint=hint)
+    else:
+        if cells.ndim != 2 or cells.shape[1] != 2:
+            n_cols = cells.shape[1] if cells.ndim == 2 else 0
+            raise ValueError(
+                f"{what} {str(path)!r} without a header must have 2 columns (node,label), got {n_cols}"
+            )
+        i_node, i_lab = 0, 1
+    nodes, labels = cells[:, i_node], cells[:, i_lab]
+    empty = nodes == ""
+    if np.any(empty):
+        k = int(np.flatnonzero(empty)[0])
+        raise ValueError(f"{what} {str(path)!r}, line {lines[k]}: empty node name")
+    return nodes.astype(str), labels.astype(str), lines
+
+
+def _match_labels(names, int_names, nodes, labels, lines, path):
+    """Per-node label strings (``None`` = unlabelled) and the counts of what was left out."""
+    what = "label file"
+    if int_names:
+        plain = np.array([bool(_INT.match(v)) for v in nodes], dtype=bool)
+        keys = np.full(nodes.size, -1, dtype=np.int64)
+        keys[plain] = nodes[plain].astype(np.int64)
+        pos = np.searchsorted(names, keys)
+        pos = np.minimum(pos, names.size - 1)
+        known = plain & (names[pos] == keys)
+    else:
+        pos = np.searchsorted(names.astype(str), nodes)
+        pos = np.minimum(pos, names.size - 1)
+        known = names[pos].astype(str) == nodes
+    unknown = nodes[~known]
+    pos, labs, lns = pos[known], labels[known], lines[known]
+    out = np.full(names.size, None, dtype=object)
+    seen_line = {}
+    repeats = 0
+    for p, lab, ln in zip(pos.tolist(), labs.tolist(), lns.tolist(), strict=True):
+        if p in seen_line:
+            prev = out[p] if out[p] is not None else ""
+            if prev != lab:
+                raise ValueError(
+                    f"{what} {str(path)!r}: node {names[p].item() if hasattr(names[p], 'item') else names[p]!r} "
+                    f"has two labels, {prev!r} (line {seen_line[p]}) and {lab!r} (line {ln})"
+                )
+            repeats += 1
+            continue
+        seen_line[p] = ln
+        out[p] = lab if lab != "" else None
+    no_row = names.size - len(seen_line)
+    empty = sum(1 for p in seen_line if out[p] is None)
+    return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty}
+
+
+def _class_codes(per_node, class_names=None, path=None):
+    """Label strings -> labels for :meth:`Graph.from_edges`: ints when all are plain integers >= 0.
+
+    With ``class_names`` (the classes in the order wanted), the index of each label in it.
+    """
+    given = [v for v in per_node if v is not None]
+    if class_names is not None:
+        index = {str(c): k for k, c in enumerate(class_names)}
+        other = sorted(set(given) - set(index))
+        if other:
+            raise ValueError(
+                f"label file {str(path)!r} has label(s) {other[:5]} that are not in class_names {list(index)}"
+            )
+        return np.array([-1 if v is None else index[v] for v in per_node], dtype=np.int64)
+    if given and all(_INT.match(v) and not v.startswith("-") for v in given):
+        out = np.full(per_node.size, None, dtype=object)
+        for i, v in enumerate(per_node):
+            if v is not None:
+                out[i] = int(v)
+        return out
+    return per_node
+
+
+# --------------------------------------------------------------------------- Graph
+def _plural(k, word):
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph_cls=None, **kwargs):
+    """Read a labelled graph from an edge CSV and a label CSV (see the module docstring).
+
+    Parameters
+    ----------
+    edges_path, labels_path : str or pathlib.Path
+        ``source,target[,weight]`` and ``node,label`` files with header rows.
+    weight : None, False or str, default None
+        ``None``: the ``weight`` column, or the third column of a
+        three-column file, else unweighted; ``False``: unweighted; a string:
+        that column.
+    directed : bool, default False
+        Read rows as ``a -> b`` and symmetrise with ``max(S, S^T)``.
+    source, target, node, label : str
+        Column names (defaults as written).
+    header : bool, default True
+        ``False`` reads both files by position.
+    sep : str, default ","
+        Field separator (``"\\t"`` for TSV).
+    class_names : list of str, optional
+        The classes in the order wanted (every label must be one of them;
+        each is kept, even without a node). Default: the labels found, sorted.
+    **kwargs
+        Passed to :meth:`Graph.from_edges <graphsel_lib.Graph.from_edges>`
+        (``lcc``, ``name``, ...); ``name`` defaults to the edge file's stem.
+
+    Returns
+    -------
+    Graph
+        With ``node_ids`` (also ``node_names``) the names of the kept nodes
+        and ``class_names`` the label strings; ``info["read"]`` holds the
+        counts of what was read and dropped.
+    """
+    if graph_cls is None:
+        from .graph import Graph as graph_cls
+    csv_opts = {k: kwargs.pop(k) for k in _CSV_OPTIONS if k in kwargs}
+    if labels_path is None:
+        raise ValueError(
+            "labels_path is required: a Graph carries a class label on every node, read from a CSV with "
+            "columns node,label (an empty label marks an unlabelled node); to read the edges of an "
+            "unlabelled graph use graphsel_lib.readers.read_edge_csv"
+        )
+    edge_opts = {k: csv_opts[k] for k in ("source", "target", "header", "sep") if k in csv_opts}
+    label_opts = {k: csv_opts[k] for k in ("node", "label", "header", "sep") if k in csv_opts}
+    edges, w, names, n_loops = read_edge_csv(edges_path, weight=weight, **edge_opts)
+    nodes, labels, lines = read_label_csv(labels_path, **label_opts)
+    int_names = names.dtype == np.int64
+    per_node, counts = _match_labels(names, int_names, nodes, labels, lines, Path(labels_path))
+    name = kwargs.pop("name", Path(edges_path).stem)
+    if "node_ids" in kwargs:
+        raise TypeError("read_csv takes the node names from the files; do not pass node_ids")
+
+    parts = []
+    if n_loops:
+        parts.append(
+            f"dropped {_plural(n_loops, 'self-loop')} (rows whose source is their target: they do not change L = D - S)"
+        )
+    unknown = counts["unknown"]
+    if unknown.size:
+        parts.append(
+            f"ignored {_plural(unknown.size, 'label row')} naming nodes that are in no edge "
+            f"(e.g. {_examples(unknown)})"
+        )
+    if counts["repeats"]:
+        parts.append(f"ignored {_plural(counts['repeats'], 'repeated label row')} (same node, same label)")
+    if counts["no_row"] or counts["empty"]:
+        parts.append(
+            f"{counts['no_row'] + counts['empty']} of {names.size} nodes are unlabelled "
+            f"({counts['no_row']} without a label row, {counts['empty']} with an empty label)"
+        )
+    if parts:
+        warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
+
+    info = dict(kwargs.pop("info", None) or {})
+    node_ids = names if int_names else names.astype(object)
+    g = graph_cls.from_edges(
+        edges,
+        _class_codes(per_node, kwargs.get("class_names"), labels_path),
+        weights=w,
+        directed=directed,
+        name=name,
+        node_ids=node_ids,
+        info=info,
+        **kwargs,
+    )
+    unlabelled = counts["no_row"] + counts["empty"]
+    g.info["read"] = {
+        "edges_path": str(edges_path),
+        "labels_path": str(labels_path),
+        "edge_rows": int(edges.shape[0] + n_loops),
+        "self_loops": int(n_loops),
+        "nodes_in_edges": int(names.size),
+        "label_rows": int(nodes.size),
+        "unknown_label_rows": int(unknown.size),
+        "repeated_label_rows": int(counts["repeats"]),
+        "unlabelled_nodes": int(unlabelled),
+        "outside_lcc": int(names.size - unlabelled - g.n_nodes),
+        "nodes": int(g.n_nodes),
+    }
+    return g
+
+
+def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, **kwargs):
+    """Read a labelled graph from a GraphML file (through networkx).
+
+    Nodes keep their GraphML ids (``g.node_names``). A node without the
+    ``label_attr`` attribute, or with an empty one, is unlabelled and dropped
+    (with a :class:`~graphsel_lib.DataWarning`, as are self-loops); labels
+    otherwise follow :meth:`Graph.from_networkx <graphsel_lib.Graph.from_networkx>`
+    (strings are class names; numbers must be integers, ``-1`` unlabelled).
+    A directed file is refused unless ``symmetrize=True`` (``max(S, S^T)``).
+    Keyword arguments go to :meth:`Graph.from_networkx`.
+    """
+    import networkx as nx
+
+    if graph_cls is None:
+        from .graph import Graph as graph_cls
+    path = _check_file(path, "GraphML file")
+    try:
+        G = nx.read_graphml(path)
+    except Exception as exc:  # noqa: BLE001 - ParseError, NetworkXError, KeyError... all mean a bad file
+        raise ValueError(f"GraphML file {str(path)!r} cannot be read: {exc}") from exc
+    if G.number_of_nodes() == 0:
+        raise ValueError(f"GraphML file {str(path)!r} holds no nodes")
+    name = kwargs.pop("name", str(G.name) if G.graph.get("name") else path.stem)
+    unlabelled = 0
+    for _, data in G.nodes(data=True):
+        if data.get(label_attr) is None or data.get(label_attr) == "":
+            data[label_attr] = None
+            unlabelled += 1
+    loops = list(nx.selfloop_edges(G))
+    parts = []
+    if loops:
+        parts.append(f"dropped {_plural(len(loops), 'self-loop')}")
+    if unlabelled:
+        parts.append(f"{unlabelled} of {G.number_of_nodes()} nodes have no {label_attr!r} (unlabelled)")
+    if parts:
+        warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
+    G.remove_edges_from(loops)
+    return graph_cls.from_networkx(G, label_attr, weight=weight, name=name, **kwargs)

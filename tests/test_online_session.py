@@ -1,0 +1,393 @@
+"""The ask/tell Session: equal to run() when told the true labels, refusals, save and resume."""
+
+import copy
+import functools
+import pickle
+
+import numpy as np
+import pytest
+
+import graphsel_lib as gs
+from conftest import random_connected_graph
+from graphsel_lib import online as ol
+from graphsel_lib.online.protocol import Trace
+from graphsel_lib.online.session import UNKNOWN, Session
+
+N = 30
+LEARNER_METHODS = ("reset", "predict", "wants_label", "update")
+
+
+@pytest.fixture(scope="module")
+def graph():
+    """A small connected graph, its spectral features (with bias), ±1 labels and 3 classes."""
+    rng = np.random.default_rng(7)
+    S = random_connected_graph(rng, N, p=0.15)
+    M = gs.add_bias(gs.spectral_embedding(S, 5, cache=False).M)
+    noise = rng.standard_normal(N)
+    y = np.where(M[0] + 0.3 * noise * np.abs(M[0]).mean() > 0, 1, -1)
+    classes = np.digitize(M[1], np.quantile(M[1], [1 / 3, 2 / 3]))
+    assert set(y) == {-1, 1} and set(classes) == {0, 1, 2}
+    return S, M, y, classes
+
+
+# name -> (factory(S), "binary" | "classes", "ids" for node-id features)
+CASES = {
+    "GPA": (lambda S: ol.GPA(), "binary", False),
+    "RandomSampling": (lambda S: ol.RandomSampling(p=0.5), "binary", False),
+    "OLLGC": (lambda S: ol.OLLGC(mu=1.0), "binary", False),
+    "SSLGC": (lambda S: ol.SSLGC(mu=1.0, kappa=0.3), "binary", False),
+    "OneVsRest-stacked": (lambda S: ol.OneVsRest(lambda: ol.SSLGC(mu=0.5)), "classes", False),
+    "OneVsRest-separate": (lambda S: ol.OneVsRest(lambda: ol.RandomSampling(p=0.4)), "classes", False),
+    "CMOG": (lambda S: ol.CMOG(gamma=1.0), "classes", False),
+    "MSG": (lambda S: ol.MSG(gamma=1.0, h=0.1), "classes", False),
+    "MSG-own-seed": (lambda S: ol.MSG(gamma=1.0, h=0.1, seed=0), "classes", False),
+    "BBQ": (lambda S: ol.BBQ(kappa=0.3), "classes", False),
+    "BBQEps": (lambda S: ol.BBQEps(eps=0.2), "classes", False),
+    "DGS": (lambda S: ol.DGS(delta=0.1), "classes", False),
+    "Relaxation": (lambda S: ol.Relaxation(S, beta=0.2 * N), "classes", True),
+    "Relaxation-push": (
+        lambda S: ol.Relaxation(S, beta=0.2 * N, kernel="push", push_backend="python"),
+        "classes",
+        True,
+    ),
+    "MarginSampling": (lambda S: ol.MarginSampling(ol.CMOG(gamma=1.0), b=0.2), "classes", False),
+    "RandomQueries": (lambda S: ol.RandomQueries(ol.CMOG(gamma=1.0), p=0.4), "classes", False),
+}
+
+
+def setup(graph, name):
+    S, M, y, classes = graph
+    make, kind, ids = CASES[name]
+    labels = y if kind == "binary" else classes
+    features = ol.node_ids(N) if ids else M
+    return (lambda: make(S)), features, labels, (None if kind == "binary" else 3)
+
+
+def answer(session, truth, stop=None):
+    """Tell the true label when asked, None otherwise, until done (or ``stop`` rounds done)."""
+    while not session.done and (stop is None or session.n_done < stop):
+        node, _, wants = session.ask()
+        assert node == session.order[session.n_done]
+        session.tell(truth[node] if wants else None)
+    return session
+
+
+def assert_same_as_run(st, rt):
+    """A session trace equals run's: all rounds for order/predictions/scores/queried, told rounds for labels."""
+    assert isinstance(st, Trace)
+    assert st.n_rounds == rt.n_rounds
+    for key in ("order", "predictions", "scores", "queried"):
+        np.testing.assert_array_equal(getattr(st, key), getattr(rt, key), err_msg=key)
+        assert getattr(st, key).dtype == getattr(rt, key).dtype, key
+    q = rt.queried
+    np.testing.assert_array_equal(st.labels[q], rt.labels[q])
+    np.testing.assert_array_equal(st.mistakes[q], rt.mistakes[q])
+    assert np.all(st.labels[~q] == UNKNOWN) and not st.mistakes[~q].any()
+    assert st.records.keys() == rt.records.keys()
+    for key in rt.records:
+        np.testing.assert_array_equal(st.records[key], rt.records[key], err_msg=key)
+    assert st.learner == rt.learner
+    assert st.elapsed.shape == (st.n_rounds,) and np.all(np.diff(st.elapsed) >= 0)
+
+
+def assert_same_trace(a, b):
+    """Two session traces equal in every field but the timings."""
+    for key in ("order", "labels", "predictions", "scores", "mistakes", "queried"):
+        np.testing.assert_array_equal(getattr(a, key), getattr(b, key), err_msg=key)
+    assert a.records.keys() == b.records.keys()
+    for key in a.records:
+        np.testing.assert_array_equal(a.records[key], b.records[key], err_msg=key)
+
+
+# --------------------------------------------------------------------------- equal to run
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("seed", [0, 3])
+def test_session_told_the_truth_equals_run(graph, name, seed):
+    make, features, labels, K = setup(graph, name)
+    session = answer(Session(make(), features, seed=seed, n_classes=K), labels)
+    assert session.done and session.question is None
+    assert_same_as_run(session.trace, ol.run(make(), features, labels, seed=seed))
+
+
+def test_every_exported_learner_is_covered():
+    exported = {
+        name
+        for name in ol.__all__
+        if isinstance(getattr(ol, name), type)
+        and all(callable(getattr(getattr(ol, name), m, None)) for m in LEARNER_METHODS)
+    }
+    covered = {name.split("-")[0] for name in CASES}
+    assert exported - covered == set()
+    assert {"GPA", "MSG", "Relaxation", "MarginSampling"} <= exported
+
+
+def test_given_order_rounds_and_record(graph):
+    make, features, labels, K = setup(graph, "MSG")
+    order = np.random.default_rng(11).permutation(N)
+    session = answer(Session(make(), features, order, 4, n_classes=K, rounds=12, record=("prob",)), labels)
+    assert session.done and session.n_rounds == 12
+    full = ol.run(make(), features, labels, order, 4, record=("prob",))
+    assert_same_as_run(session.trace, ol.run(make(), features, labels, order, 4, rounds=12, record=("prob",)))
+    np.testing.assert_array_equal(session.trace.predictions, full.predictions[:12])
+
+
+def test_trace_of_a_session_in_progress(graph):
+    make, features, labels, K = setup(graph, "SSLGC")
+    session = Session(make(), features, seed=2, n_classes=K)
+    empty = session.trace
+    assert empty.n_rounds == 0 and empty.scores.shape == (0,) and empty.labels.dtype == np.int64
+    answer(session, labels, stop=10)
+    session.ask()  # a pending question is not part of the trace
+    tr = session.trace
+    assert tr.n_rounds == 10 and session.n_done == 10
+    full = ol.run(make(), features, labels, seed=2)
+    np.testing.assert_array_equal(tr.predictions, full.predictions[:10])
+    np.testing.assert_array_equal(tr.queried, full.queried[:10])
+    # untold labels are UNKNOWN, never a label; mistakes only where told
+    assert np.all((tr.labels == UNKNOWN) == ~tr.queried)
+    assert tr.n_mistakes == int((full.mistakes[:10] & full.queried[:10]).sum())
+
+    mc = Session(ol.CMOG(gamma=1.0), features, n_classes=3).trace
+    assert mc.scores.shape == (0, 3)
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+class Counter:
+    """A binary learner that queries every other round and counts its calls."""
+
+    multiclass = False
+
+    def reset(self, d, n_classes, rng):
+        self.calls = {"predict": 0, "wants_label": 0, "update": 0}
+        self.told = []
+
+    def predict(self, x):
+        self.calls["predict"] += 1
+        return 1, {"score": 0.0}
+
+    def wants_label(self, x, t, info):
+        self.calls["wants_label"] += 1
+        return t % 2 == 1
+
+    def update(self, x, y, label, info):
+        self.calls["update"] += 1
+        self.told.append(y)
+
+
+def test_ask_twice_returns_the_same_question(graph):
+    _, M, _, _ = graph
+    learner = Counter()
+    s = Session(learner, M)
+    first = s.ask()
+    assert s.ask() == first == s.question
+    assert learner.calls == {"predict": 1, "wants_label": 1, "update": 0}
+    assert first[0] == s.order[0] and first[2] is True
+
+
+def test_tell_refuses_bad_answers_and_changes_nothing(graph):
+    _, M, y, _ = graph
+    learner = Counter()
+    s = Session(learner, M)
+    with pytest.raises(RuntimeError, match=r"before ask\(\)"):
+        s.tell(1)
+    node, _, wants = s.ask()
+    assert wants  # round 1 is queried
+    for bad, error, match in [
+        (None, ValueError, "asked for the label"),
+        (0, ValueError, "-1/\\+1"),
+        (2, ValueError, "-1/\\+1"),
+        (0.5, ValueError, "integer"),
+        (True, ValueError, "integer"),
+        (np.nan, ValueError, "integer"),
+        ("1", TypeError, "numeric"),
+        ([1, 1], ValueError, "one label"),
+    ]:
+        with pytest.raises(error, match=match):
+            s.tell(bad)
+    assert learner.calls["update"] == 0 and s.n_done == 0 and s.question == (node, 1, True)
+    s.tell(np.int64(-1))  # any integer type; a float holding an integer is fine as well
+    assert learner.told == [-1] and s.n_done == 1
+
+    node, _, wants = s.ask()
+    assert not wants  # round 2 is not queried
+    with pytest.raises(ValueError, match="did not ask"):
+        s.tell(int(y[node]))
+    s.tell(None)
+    assert learner.calls["update"] == 1 and s.trace.labels.tolist() == [-1, UNKNOWN]
+
+
+def test_multiclass_labels_must_be_in_range(graph):
+    _, M, _, classes = graph
+    s = Session(ol.CMOG(gamma=1.0), M, n_classes=3)
+    s.ask()
+    for bad in (3, -1, 7):
+        with pytest.raises(ValueError, match=r"0\.\.(2|K-1)"):
+            s.tell(bad)
+    s.tell(2.0)
+    assert s.trace.labels.tolist() == [2]
+
+
+def test_nothing_after_done(graph):
+    _, M, y, _ = graph
+    s = answer(Session(ol.GPA(), M, rounds=3), y)
+    assert s.done and "done" in repr(s)
+    with pytest.raises(RuntimeError, match="done"):
+        s.ask()
+    with pytest.raises(RuntimeError, match="done"):
+        s.tell(1)
+    with pytest.raises(RuntimeError, match="done"):
+        s.tell(None)
+
+
+def test_constructor_validation(graph):
+    S, M, y, _ = graph
+    with pytest.raises(ValueError, match="n_classes"):
+        Session(ol.MSG(gamma=1.0, h=0.1), M)  # the labels are not known in advance
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        Session(ol.CMOG(gamma=1.0), M, n_classes=1)
+    with pytest.raises(TypeError, match="n_classes must be an integer"):
+        Session(ol.CMOG(gamma=1.0), M, n_classes=2.5)
+    with pytest.raises(ValueError, match="-1/\\+1"):
+        Session(ol.GPA(), M, n_classes=3)
+    Session(ol.GPA(), M, n_classes=2)
+    with pytest.raises(TypeError, match="pass an instance"):
+        Session(ol.GPA, M)
+    with pytest.raises(ValueError, match="permutation"):
+        Session(ol.GPA(), M, order=np.arange(N - 1))
+    with pytest.raises(ValueError, match="2-D"):
+        Session(ol.GPA(), M[0])
+    with pytest.raises(ValueError, match="rounds must be in 1..n"):
+        Session(ol.GPA(), M, rounds=N + 1)
+
+
+def test_repr(graph):
+    _, M, y, _ = graph
+    s = Session(ol.OLLGC(mu=1.0), M)
+    assert repr(s).startswith("Session(OLLGC(mu=1.0), 0/30 rounds")
+    node, _, _ = s.ask()
+    assert f"asked node {node}, label wanted" in repr(s)
+    s.tell(y[node])
+    assert "1/30 rounds, 1 labels told, next: ask()" in repr(s)
+
+
+# --------------------------------------------------------------------------- save and resume
+
+RESUMABLE = {
+    "OLLGC": "OLLGC",
+    "SSLGC": "SSLGC",
+    "MSG": "MSG",
+    "MSG-own-seed": "MSG-own-seed",
+    "Relaxation": "Relaxation",
+    "MarginSampling": "MarginSampling",
+}
+PICKLABLE_OVR = {  # OneVsRest from importable factories (a lambda cannot be pickled)
+    "OneVsRest-stacked": (lambda S: ol.OneVsRest(functools.partial(ol.OLLGC, mu=1.0)), "classes", False),
+    "OneVsRest-separate": (
+        lambda S: ol.OneVsRest(functools.partial(ol.RandomSampling, p=0.4)),
+        "classes",
+        False,
+    ),
+}
+
+
+@pytest.fixture(params=list(RESUMABLE) + list(PICKLABLE_OVR))
+def resumable(request, graph, monkeypatch):
+    if request.param in PICKLABLE_OVR:
+        monkeypatch.setitem(CASES, request.param, PICKLABLE_OVR[request.param])
+    return setup(graph, request.param)
+
+
+@pytest.mark.parametrize("stop, pending", [(0, True), (7, False), (7, True), (N - 1, True)])
+def test_saved_and_loaded_gives_the_uninterrupted_trace(resumable, tmp_path, stop, pending):
+    make, features, labels, K = resumable
+    whole = answer(Session(make(), features, seed=5, n_classes=K), labels)
+
+    first = answer(Session(make(), features, seed=5, n_classes=K), labels, stop=stop)
+    if pending:
+        question = first.ask()
+    path = first.save(tmp_path / "session.pkl")
+    assert path.exists() and not list(tmp_path.glob(".*tmp*"))
+    resumed = Session.load(path)
+    assert resumed.n_done == stop and resumed.question == (question if pending else None)
+    assert repr(resumed) == repr(first)
+    assert_same_trace(resumed.trace, first.trace)
+    np.testing.assert_array_equal(resumed.trace.elapsed, first.trace.elapsed)  # carried over
+
+    answer(resumed, labels, stop=stop + 5)
+    resumed = Session.load(resumed.save(path))  # a second interruption
+    answer(resumed, labels)
+    assert_same_trace(resumed.trace, whole.trace)
+    answer(first, labels)  # the saved session was not disturbed by saving
+    assert_same_trace(first.trace, whole.trace)
+
+
+def test_pickle_and_deepcopy_rebuild_shared_arrays(graph):
+    """The stacked one-vs-rest keeps its K weight vectors as rows of one matrix; a copy must too."""
+    _, M, _, classes = graph
+    make = lambda: ol.OneVsRest(functools.partial(ol.OLLGC, mu=1.0))  # noqa: E731
+    whole = answer(Session(make(), M, n_classes=3), classes)
+    for copier in (copy.deepcopy, copy.copy, lambda s: pickle.loads(pickle.dumps(s))):
+        s = answer(Session(make(), M, n_classes=3), classes, stop=10)
+        c = answer(copier(s), classes)
+        assert c.learner is not s.learner
+        assert_same_trace(c.trace, whole.trace)
+        assert_same_trace(answer(s, classes).trace, whole.trace)  # the original goes on undisturbed
+
+
+def test_load_refuses_other_files(tmp_path, graph):
+    _, M, y, _ = graph
+    other = tmp_path / "other.pkl"
+    other.write_bytes(pickle.dumps({"version": 1}))
+    with pytest.raises(ValueError, match="not a saved Session"):
+        Session.load(other)
+    (tmp_path / "empty").write_bytes(b"")
+    with pytest.raises(ValueError, match="not a saved Session"):
+        Session.load(tmp_path / "empty")
+
+    good = answer(Session(ol.GPA(), M), y, stop=4).save(tmp_path / "good.pkl")
+    data = good.read_bytes()
+    (tmp_path / "cut.pkl").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="damaged"):
+        Session.load(tmp_path / "cut.pkl")
+
+
+def _rewrite(path, change):
+    """Edit the state stored in a session file (after its header line)."""
+    data = path.read_bytes()
+    head = data.index(b"\n") + 1
+    state = pickle.loads(data[head:])
+    change(state)
+    path.write_bytes(data[:head] + pickle.dumps(state))
+
+
+def test_load_refuses_a_state_that_does_not_replay(tmp_path, graph):
+    _, M, y, _ = graph
+    path = answer(Session(ol.OLLGC(mu=1.0), M), y, stop=6).save(tmp_path / "s.pkl")
+    assert Session.load(path).n_done == 6
+
+    def flip(state):
+        state["predictions"][3] = -state["predictions"][3]
+
+    _rewrite(path, flip)
+    with pytest.raises(RuntimeError, match="cannot resume: replaying round 4"):
+        Session.load(path)
+
+    _rewrite(path, lambda state: state.update(version=99))
+    with pytest.raises(ValueError, match="version 99"):
+        Session.load(path)
+
+
+def test_save_refuses_an_unpicklable_learner_and_keeps_the_old_file(tmp_path, graph):
+    _, M, _, classes = graph
+    path = tmp_path / "s.pkl"
+    answer(Session(ol.CMOG(gamma=1.0), M, n_classes=3), classes, stop=3).save(path)
+    before = path.read_bytes()
+    s = Session(ol.OneVsRest(lambda: ol.OLLGC(mu=1.0)), M, n_classes=3)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        s.save(path)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.pkl"]
+    assert Session.load(path).n_done == 3

@@ -1,0 +1,257 @@
+"""Graph.read_csv / read_graphml: your own graph from files, names and labels kept, everything dropped reported."""
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import graphsel_lib as gs
+from graphsel_lib.readers import read_edge_csv
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _read(edges, labels, **kwargs):
+    """read_csv with every warning recorded; returns (graph, list of DataWarning messages)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.read_csv(edges, labels, **kwargs)
+    return g, [str(w.message) for w in caught if issubclass(w.category, gs.DataWarning)]
+
+
+def _dense_by_name(g):
+    """{(name_i, name_j): weight} of every edge, independent of the node numbering."""
+    A = sp.triu(g.adjacency).tocoo()
+    names = list(g.node_names)
+    return {tuple(sorted((names[i], names[j]))): w for i, j, w in zip(A.row, A.col, A.data, strict=True)}
+
+
+# --------------------------------------------------------------------------- names and labels
+def test_string_names_and_labels_are_kept(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\nn3,n1\nn1,n2\nn2,n10\n")
+    lab = _write(tmp_path / "l.csv", "node,label\nn1,red\nn2,blue\nn3,red\nn10,green\n")
+    g, msgs = _read(e, lab)
+    assert msgs == []
+    assert list(g.node_names) == ["n1", "n10", "n2", "n3"]  # sorted names, not file order
+    assert all(isinstance(v, str) for v in g.node_names)
+    assert g.class_names == ["blue", "green", "red"]
+    by_name = dict(zip(g.node_names, (g.class_names[c] for c in g.labels), strict=True))
+    assert by_name == {"n1": "red", "n2": "blue", "n3": "red", "n10": "green"}
+    assert _dense_by_name(g) == {("n1", "n3"): 1.0, ("n1", "n2"): 1.0, ("n10", "n2"): 1.0}
+    assert g.node_names is g.node_ids
+    assert g.name == "e"
+
+
+def test_integer_names_sorted_by_value_and_matched_by_value(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\n10,2\n2,1\n1,10\n")
+    lab = _write(tmp_path / "l.csv", "node,label\n1,a\n2,b\n10,a\n")
+    g, _ = _read(e, lab)
+    assert g.node_names.dtype == np.int64
+    assert list(g.node_names) == [1, 2, 10]  # by value: 10 after 2
+    assert [g.class_names[c] for c in g.labels] == ["a", "b", "a"]
+
+
+def test_padded_integers_stay_strings(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\n007,8\n8,9\n")
+    lab = _write(tmp_path / "l.csv", "node,label\n007,x\n8,y\n9,x\n")
+    g, _ = _read(e, lab)
+    assert list(g.node_names) == ["007", "8", "9"]
+
+
+def test_integer_labels_sort_numerically_and_minus_one_is_a_class(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,d\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,10\nb,2\nc,2\nd,10\n")
+    g, _ = _read(e, lab)
+    assert g.class_names == ["2", "10"]
+    lab2 = _write(tmp_path / "l2.csv", "node,label\na,-1\nb,1\nc,1\nd,-1\n")
+    g2, msgs = _read(e, lab2)
+    assert g2.n_nodes == 4 and sorted(g2.class_names) == ["-1", "1"] and msgs == []
+
+
+def test_class_names_fix_the_order_of_the_classes(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,red\nb,blue\nc,red\n")
+    g, _ = _read(e, lab, class_names=["red", "blue", "green"])
+    assert g.class_names == ["red", "blue", "green"] and g.labels.tolist() == [0, 1, 0]
+    with pytest.raises(ValueError, match=r"label\(s\) \['blue'\] that are not in class_names"):
+        gs.Graph.read_csv(e, lab, class_names=["red"])
+
+
+# --------------------------------------------------------------------------- edges
+def test_both_directions_give_the_same_graph_as_one(tmp_path):
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\nc,x\nd,y\n")
+    one = _write(tmp_path / "one.csv", "source,target,weight\na,b,2\nb,c,0.5\nc,d,1\n")
+    both = _write(tmp_path / "both.csv", "source,target,weight\na,b,2\nb,a,2\nc,b,0.5\nb,c,0.5\nd,c,1\n")
+    g1, m1 = _read(one, lab)
+    g2, m2 = _read(both, lab)
+    assert list(g1.node_names) == list(g2.node_names)
+    assert (g1.adjacency != g2.adjacency).nnz == 0  # not doubled
+    assert g2.adjacency[0, 1] == 2.0
+    assert m1 == [] and any("both directions" in m and "'a'" in m for m in m2)
+
+
+def test_weights_column_third_column_and_ignored(tmp_path):
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\nc,x\n")
+    named = _write(tmp_path / "w.csv", "weight,target,source\n2.5,b,a\n0.25,c,b\n")
+    g, _ = _read(named, lab)
+    assert _dense_by_name(g) == {("a", "b"): 2.5, ("b", "c"): 0.25}
+    third = _write(tmp_path / "w3.csv", "from,to,strength\na,b,3\nb,c,4\n")
+    g3, _ = _read(third, lab, source="from", target="to")
+    assert _dense_by_name(g3) == {("a", "b"): 3.0, ("b", "c"): 4.0}
+    g4, _ = _read(third, lab, source="from", target="to", weight=False)
+    assert _dense_by_name(g4) == {("a", "b"): 1.0, ("b", "c"): 1.0}
+    gephi = _write(
+        tmp_path / "gephi.csv", "Source,Target,Type,Id,Weight\na,b,Undirected,0,7\nb,c,Undirected,1,1\n"
+    )
+    g5, _ = _read(gephi, lab)
+    assert _dense_by_name(g5) == {("a", "b"): 7.0, ("b", "c"): 1.0}
+
+
+def test_repeated_rows_add_their_weights_as_from_edges(tmp_path):
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\n")
+    e = _write(tmp_path / "e.csv", "source,target\na,b\na,b\n")
+    g, msgs = _read(e, lab)
+    assert g.adjacency[0, 1] == 2.0
+    assert any("more than once" in m and "{'a', 'b'}" in m for m in msgs)
+
+
+def test_directed_rows_take_the_max(tmp_path):
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\n")
+    e = _write(tmp_path / "e.csv", "source,target,weight\na,b,1\nb,a,3\n")
+    g, _ = _read(e, lab, directed=True)
+    assert g.adjacency[0, 1] == 3.0 and g.adjacency[1, 0] == 3.0
+
+
+def test_no_header(tmp_path):
+    e = _write(tmp_path / "e.csv", "1,2,0.5\n2,3,1.5\n")
+    lab = _write(tmp_path / "l.csv", "1,a\n2,b\n3,a\n")
+    g, _ = _read(e, lab, header=False)
+    assert list(g.node_names) == [1, 2, 3]
+    assert _dense_by_name(g) == {(1, 2): 0.5, (2, 3): 1.5}
+    with pytest.raises(ValueError, match="pass header=False"):
+        gs.Graph.read_csv(e, lab)
+
+
+def test_tabs_blank_lines_and_spaces(tmp_path):
+    e = _write(tmp_path / "e.tsv", "source\ttarget\n a\t b\n\nb\tc\n")
+    lab = _write(tmp_path / "l.tsv", "node\tlabel\na\tx\nb\ty \nc\tx\n")
+    g, _ = _read(e, lab, sep="\t")
+    assert list(g.node_names) == ["a", "b", "c"] and g.class_names == ["x", "y"]
+
+
+# --------------------------------------------------------------------------- dropped and reported
+def test_unlabelled_nodes_are_dropped_and_reported(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,a\nc,d\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,\nc,y\n")  # b empty, d without a row
+    g, msgs = _read(e, lab)
+    assert list(g.node_names) == ["a", "c"] and g.class_names == ["x", "y"]
+    text = " ".join(msgs)
+    assert "2 of 4 nodes are unlabelled (1 without a label row, 1 with an empty label)" in text
+    assert "dropped 2 of 4 nodes that have no label" in text
+    assert g.info["read"]["unlabelled_nodes"] == 2
+
+
+def test_dropped_component_self_loops_and_unknown_label_rows_are_reported(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,a\nc,c\nx,y\n")
+    lab = _write(
+        tmp_path / "l.csv", "node,label\na,red\nb,blue\nc,red\nx,blue\ny,green\nghost,red\nghost2,red\n"
+    )
+    g, msgs = _read(e, lab)
+    text = " ".join(msgs)
+    assert list(g.node_names) == ["a", "b", "c"] and g.class_names == ["blue", "red"]
+    assert "dropped 1 self-loop" in text
+    assert "ignored 2 label rows naming nodes that are in no edge (e.g. 'ghost', 'ghost2')" in text
+    assert "largest of 2 connected components: dropped 2 of 5 nodes" in text
+    assert "['green']" in text  # the class that vanished with the small component
+    assert g.info["read"] == {
+        "edges_path": str(e),
+        "labels_path": str(lab),
+        "edge_rows": 5,
+        "self_loops": 1,
+        "nodes_in_edges": 5,
+        "label_rows": 7,
+        "unknown_label_rows": 2,
+        "repeated_label_rows": 0,
+        "unlabelled_nodes": 0,
+        "outside_lcc": 2,
+        "nodes": 3,
+    }
+    with pytest.warns(gs.DataWarning, match="self-loop"), pytest.raises(ValueError, match="disconnected"):
+        gs.Graph.read_csv(e, lab, lcc=False)
+
+
+def test_repeated_label_rows(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\n")
+    same = _write(tmp_path / "same.csv", "node,label\na,x\nb,y\na,x\n")
+    _, msgs = _read(e, same)
+    assert any("ignored 1 repeated label row" in m for m in msgs)
+    clash = _write(tmp_path / "clash.csv", "node,label\na,x\nb,y\na,y\n")
+    with pytest.raises(ValueError, match=r"node 'a' has two labels, 'x' \(line 2\) and 'y' \(line 4\)"):
+        gs.Graph.read_csv(e, clash)
+
+
+# --------------------------------------------------------------------------- errors
+def test_errors_name_the_problem(tmp_path):
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\n")
+    e = _write(tmp_path / "e.csv", "source,target\na,b\n")
+    with pytest.raises(FileNotFoundError, match="edge file .*nope.csv"):
+        gs.Graph.read_csv(tmp_path / "nope.csv", lab)
+    with pytest.raises(FileNotFoundError, match="label file .*nope.csv"):
+        gs.Graph.read_csv(e, tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match="labels_path is required"):
+        gs.Graph.read_csv(e)
+    cases = {
+        "": "is empty",
+        "source,target\n": "holds no edges",
+        "src,dst\na,b\n": r"no column 'source'; its columns are \['src', 'dst'\]",
+        "source,target,weight\na,b,heavy\n": r"line 2: weight 'heavy' is not a number",
+        "source,target,weight\na,b,1\nb,a,-2\n": r"line 3: negative weight '-2'",
+        "source,target,weight\na,b,nan\n": "not a finite number",
+        "source,target\na,\n": "line 2: empty node name",
+        "source,target,w,time\na,b,1,5\n": "name the weight column",
+    }
+    for i, (text, match) in enumerate(cases.items()):
+        with pytest.raises(ValueError, match=match):
+            gs.Graph.read_csv(_write(tmp_path / f"bad{i}.csv", text), lab)
+    with pytest.raises(ValueError, match="no column 'label'"):
+        gs.Graph.read_csv(e, _write(tmp_path / "l2.csv", "node,class\na,x\n"))
+    with pytest.raises(ValueError, match="label file .* is empty"):
+        gs.Graph.read_csv(e, _write(tmp_path / "l3.csv", ""))
+    with (
+        pytest.warns(gs.DataWarning, match="2 of 2 nodes are unlabelled"),
+        pytest.raises(ValueError, match="no node has a label"),
+    ):
+        gs.Graph.read_csv(e, _write(tmp_path / "l4.csv", "node,label\n"))
+
+
+def test_read_edge_csv_for_an_unlabelled_graph(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\nb,a\na,a\nc,b\n")
+    edges, w, names, loops = read_edge_csv(e)
+    assert list(names) == ["a", "b", "c"] and loops == 1
+    assert edges.tolist() == [[1, 0], [2, 1]] and w.tolist() == [1.0, 1.0]
+
+
+# --------------------------------------------------------------------------- GraphML
+def test_read_graphml_keeps_ids_and_drops_unlabelled(tmp_path):
+    G = nx.Graph()
+    G.add_edge("u", "v", weight=2.0)
+    G.add_edge("v", "w", weight=1.0)
+    G.add_edge("w", "w", weight=1.0)
+    G.add_edge("w", "z", weight=1.0)
+    nx.set_node_attributes(G, {"u": "red", "v": "blue", "w": "red"}, "label")  # z unlabelled
+    path = tmp_path / "g.graphml"
+    nx.write_graphml(G, path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.read_graphml(path)
+    text = " ".join(str(w.message) for w in caught)
+    assert "dropped 1 self-loop" in text and "1 of 4 nodes have no 'label'" in text
+    assert list(g.node_names) == ["u", "v", "w"] and g.class_names == ["blue", "red"]
+    assert g.adjacency[0, 1] == 2.0 and g.adjacency.diagonal().sum() == 0
+    with pytest.raises(FileNotFoundError):
+        gs.Graph.read_graphml(tmp_path / "missing.graphml")
