@@ -118,10 +118,16 @@ def check_book(book_dir, pages=None, *, screenshot_dir=None, executable=None) ->
                 if r.status >= 400:
                     problems.append(f"{current['url']}: HTTP {r.status}: {r.url}")
 
+            def on_failed(r):
+                # leaving a page aborts its late requests (the favicon): not a fault of the book; a missing
+                # file shows as an HTTP error above, a connection refused or reset as any other failure
+                if r.failure != "net::ERR_ABORTED":
+                    problems.append(f"{current['url']}: request failed: {r.url} ({r.failure})")
+
             page.route("**/*", route)
             page.on("console", on_console)
             page.on("pageerror", lambda e: problems.append(f"{current['url']}: page error: {e}"))
-            page.on("requestfailed", lambda r: problems.append(f"{current['url']}: request failed: {r.url}"))
+            page.on("requestfailed", on_failed)
             page.on("response", on_response)
 
             current["url"] = "index.html"
