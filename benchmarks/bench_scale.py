@@ -1,6 +1,6 @@
 """Benchmark: online learning on large generated graphs (degree-corrected block model up to 10^6 nodes).
 
-Run: python benchmarks/bench_scale.py [--sizes 10000 100000 1000000] [--rounds 20000]
+Run: python benchmarks/bench_scale.py [--sizes 10000 100000 1000000] [--rounds 100000] [--progress]
                                       [--eig-sizes 100000] [--eig-timeout 600] [--skip-ovr]
 
 Prints, from one run (every measurement in a fresh process, so that its peak
@@ -9,24 +9,37 @@ memory is its own; BLAS limited to 2 threads):
 1. the generator ``gs.datasets.sbm(n, n_blocks=10, avg_degree=20, mixing=0.2)``
    at every size: seconds, nodes and edges kept, peak memory;
 2. the relaxation learner with FastONL's push (β = 0.1 n, ε = 1e-4) on the
-   first ``--rounds`` rounds of a random order at every size: seconds per
-   round, error, peak memory, and the ratio t(largest)/t(smallest) (the
+   first ``--rounds`` rounds of a random order at every size (all n rounds
+   where n ≤ ``--rounds``: a full pass at 10^4 and 10^5 nodes, the first 10^5
+   rounds at 10^6): seconds per round, error, peak memory of the process (the
+   graph included), and the ratio t(largest)/t(smallest) (the
    per-round cost should not grow with n); the same for its margin-sampling
    selective variant (b = 0.1), with the number of labels it asked for;
 3. the 100 smallest non-zero Laplacian eigenpairs (``gs.spectral_embedding``,
-   method chosen by size, no cache) at ``--eig-sizes``: seconds, peak memory,
-   the largest residual ``‖L v − λ v‖``; a size that runs longer than
-   ``--eig-timeout`` seconds is reported as such;
-4. 20 orders of OneVsRest(SSLGC) on PubMed (d = 100, bias b = 1): seconds,
-   the reference time for the stacked one-vs-rest loop.
+   method chosen by size, no cache) at ``--eig-sizes``: the solver ("auto":
+   lobpcg-jacobi on this random-like graph above 2·10^4 nodes), seconds,
+   iterations, peak memory, the
+   largest residual ``‖L v − λ v‖``, ``λ_2`` and ``σ_d``, and the check that
+   no eigenvalue below ``σ_d`` was missed (the complement probe: the smallest
+   Ritz value an independent LOBPCG run finds orthogonal to the 100 vectors,
+   which must be ≥ ``σ_d``); a size that runs longer than ``--eig-timeout``
+   seconds is reported as such;
+4. 20 orders of OneVsRest(SSLGC) on PubMed (d = 100, bias b = 1): the
+   Python round loop (``compiled=False``, the learner's methods called every
+   round) against the compiled stacked loop (``compiled=True``, the default),
+   one order after the other and through ``evaluate(n_jobs=2)`` (two worker
+   processes, their start-up included), with a check that both loops make
+   the same predictions and queries on every order.
 """
 
 import argparse
 import multiprocessing as mp
 import os
 import platform
+import queue
 import resource
 import time
+import traceback
 
 import numpy as np
 
@@ -51,7 +64,7 @@ def task_generator(n):
     return dict(seconds=time.perf_counter() - t, nodes=g.n_nodes, edges=g.n_edges, peak_mb=_peak_mb())
 
 
-def task_push(n, rounds, selective):
+def task_push(n, rounds, selective, progress=False):
     from graphsel_lib import online as ol
 
     g = _graph(n)
@@ -59,7 +72,7 @@ def task_push(n, rounds, selective):
     if selective:
         learner = ol.MarginSampling(learner, b=0.1, seed=0)
     R = min(rounds, g.n_nodes)
-    trace = ol.run(learner, ol.node_ids(g.n_nodes), g.labels, seed=0, rounds=R)
+    trace = ol.run(learner, ol.node_ids(g.n_nodes), g.labels, seed=0, rounds=R, progress=progress)
     return dict(
         per_round_ms=1e3 * trace.elapsed[-1] / R,
         rounds=R,
@@ -79,36 +92,83 @@ def task_eigen(n):
     L = gs.laplacian(g.adjacency)
     V, lam = emb.eigenvectors, emb.eigenvalues
     residual = float(np.max(np.linalg.norm(L @ V - V * lam, axis=0)))
-    return dict(seconds=seconds, residual=residual, lambda_2=float(lam[0]), peak_mb=_peak_mb())
+    return dict(
+        seconds=seconds,
+        method=emb.method,
+        info=emb.info,
+        residual=residual,
+        lambda_2=float(lam[0]),
+        sigma_d=float(lam[-1]),
+        peak_mb=_peak_mb(),
+    )
 
 
-def task_ovr():
+def task_ovr(compiled, n_jobs):
+    """20 orders of OneVsRest(SSLGC) on PubMed: one after the other (n_jobs = 1) or on joblib workers."""
+    from functools import partial
+
     import graphsel_lib as gs
     from graphsel_lib import online as ol
+    from graphsel_lib.experiments import evaluate, random_orders
 
     g = gs.load_dataset("pubmed", download=False)
     M = np.asfortranarray(gs.add_bias(gs.spectral_embedding(g.adjacency, 100).M, 1.0))
-    orders = [np.random.default_rng(s).permutation(g.n_nodes) for s in range(20)]
-    learner = ol.OneVsRest(lambda: ol.SSLGC(mu=0.1, kappa=0.4))
+    orders = random_orders(g.n_nodes, 20, seed=0)
+    make = partial(ol.OneVsRest, partial(ol.SSLGC, mu=0.1, kappa=0.4), compiled=compiled)
+    ol.run(make(), M, g.labels, order=orders[0], rounds=300)  # numba: load (or compile) outside the timing
     t = time.perf_counter()
-    errors = [ol.run(learner, M, g.labels, order=o).error_rate for o in orders]
-    return dict(seconds=time.perf_counter() - t, mean_error=float(np.mean(errors)), peak_mb=_peak_mb())
+    if n_jobs == 1:
+        traces = [ol.run(make(), M, g.labels, order=o) for o in orders]
+        seconds = time.perf_counter() - t
+        fingerprint = [(tr.predictions.tobytes(), tr.queried.tobytes()) for tr in traces]
+        errors, queried = [tr.error_rate for tr in traces], [tr.n_queried for tr in traces]
+    else:  # worker start-up included: what a notebook's sweep pays
+        from joblib.externals.loky import get_reusable_executor
+
+        table = evaluate(make, M, g.labels, orders, n_jobs=n_jobs, cache=False)
+        seconds = time.perf_counter() - t
+        fingerprint, errors, queried = None, table.error_rate, table.n_queried
+        # idle workers would otherwise hold this process for minutes at exit
+        get_reusable_executor().shutdown(wait=True)
+    return dict(
+        seconds=seconds,
+        mean_error=float(np.mean(errors)),
+        mean_queried=float(np.mean(queried)),
+        fingerprint=fingerprint,
+        peak_mb=_peak_mb(),
+    )
+
+
+def _call(out, fn, args):
+    try:
+        out.put(("ok", fn(*args)))
+    except BaseException:  # noqa: BLE001 - report it in the parent
+        out.put(("error", traceback.format_exc()))
 
 
 def _in_fresh_process(fn, *args, timeout=None):
-    with mp.get_context("spawn").Pool(1) as pool:
-        res = pool.apply_async(fn, args)
-        try:
-            return res.get(timeout)
-        except mp.TimeoutError:
-            pool.terminate()
-            return None
+    """``fn(*args)`` in a new (non-daemonic, so it may start joblib workers) process; None after ``timeout`` s."""
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_call, args=(out, fn, args))
+    proc.start()
+    try:
+        status, value = out.get(timeout=timeout)
+    except queue.Empty:
+        proc.terminate()
+        proc.join()
+        return None
+    proc.join()
+    if status == "error":
+        raise RuntimeError(f"{fn.__name__}{args} failed in its process:\n{value}")
+    return value
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    p.add_argument("--rounds", type=int, default=20_000)
+    p.add_argument("--rounds", type=int, default=100_000)
+    p.add_argument("--progress", action="store_true", help="progress bars of the push passes (stderr)")
     p.add_argument("--eig-sizes", type=int, nargs="*", default=[100_000])
     p.add_argument("--eig-timeout", type=float, default=600.0)
     p.add_argument("--skip-ovr", action="store_true")
@@ -136,7 +196,7 @@ def main():
         print(f"\n2{'b' if selective else 'a'}. {name}, first {args.rounds:,} rounds")
         per_round = {}
         for n in args.sizes:
-            r = _in_fresh_process(task_push, n, args.rounds, selective)
+            r = _in_fresh_process(task_push, n, args.rounds, selective, args.progress)
             per_round[n] = r["per_round_ms"]
             extra = f", labels asked {r['queried']:,} of {r['rounds']:,}" if selective else ""
             print(
@@ -155,16 +215,38 @@ def main():
         if r is None:
             print(f"   n = {n:>9,}: did not finish in {args.eig_timeout:.0f} s")
         else:
+            i = r["info"]
+            if i.get("check") == "probe":
+                ok = "none missed" if i["probe_min"] >= r["sigma_d"] - 1e-8 * (1 + r["sigma_d"]) else "MISSED"
+                check = (
+                    f"complement probe min {i['probe_min']:.8f} >= sigma_d: {ok} "
+                    f"(first guard Ritz value {i['guard_min']:.8f})"
+                )
+            else:
+                check = "Sylvester inertia count: none missed"  # spectral_embedding raises otherwise
+            its = f", {i['iterations']} iterations (block {i['block']})" if "iterations" in i else ""
             print(
-                f"   n = {n:>9,}: {r['seconds']:7.1f} s, max residual {r['residual']:.1e}, "
-                f"lambda_2 = {r['lambda_2']:.3g}, peak {r['peak_mb']:,.0f} MB"
+                f"   n = {n:>9,}: {r['method']}, {r['seconds']:7.1f} s{its}, max residual {r['residual']:.1e}, "
+                f"lambda_2 = {r['lambda_2']:.6f}, sigma_d = {r['sigma_d']:.8f}, peak {r['peak_mb']:,.0f} MB; {check}"
             )
 
     if not args.skip_ovr:
-        r = _in_fresh_process(task_ovr)
+        print("\n4. OneVsRest(SSLGC(mu=0.1, kappa=0.4)), PubMed, d = 100 + bias, 20 orders")
+        res = {}
+        for n_jobs in (1, 2):
+            for compiled in (False, True):
+                r = res[compiled, n_jobs] = _in_fresh_process(task_ovr, compiled, n_jobs)
+                how = "compiled round loop" if compiled else "Python round loop  "
+                where = "one after the other" if n_jobs == 1 else "evaluate(n_jobs=2) "
+                print(
+                    f"   {how}, {where}: {r['seconds']:6.2f} s (mean error {r['mean_error']:.4f}, "
+                    f"mean queried {r['mean_queried']:,.1f}, peak {r['peak_mb']:,.0f} MB)"
+                )
+        same = res[False, 1]["fingerprint"] == res[True, 1]["fingerprint"]
         print(
-            f"\n4. OneVsRest(SSLGC(mu=0.1, kappa=0.4)), PubMed, d = 100 + bias, 20 orders: {r['seconds']:.2f} s "
-            f"(mean error {r['mean_error']:.3f}, peak {r['peak_mb']:,.0f} MB)"
+            f"   speed-up of the compiled loop: x{res[False, 1]['seconds'] / res[True, 1]['seconds']:.1f} "
+            f"one after the other, x{res[False, 2]['seconds'] / res[True, 2]['seconds']:.1f} on 2 workers; "
+            f"predictions and queries of the 20 orders {'identical' if same else 'DIFFER'}"
         )
 
 

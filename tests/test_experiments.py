@@ -66,6 +66,31 @@ def test_parallel_local_equals_sequential(karate):
     pd.testing.assert_frame_equal(seq.drop(columns="time"), par.drop(columns="time"))
 
 
+def _blas_threads():
+    import scipy.linalg  # noqa: F401 - load scipy's BLAS too
+    from threadpoolctl import threadpool_info
+
+    return sorted({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+
+
+def test_local_workers_run_one_blas_thread_whatever_the_parent_says(monkeypatch):
+    """Workers inheriting OPENBLAS_NUM_THREADS=2 (the notebook runner's setting) oversubscribe two cores."""
+    import threading
+
+    from joblib import Parallel, delayed, parallel_config
+
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, "2")
+    jobs = [delayed(_blas_threads)() for _ in range(2)]
+    with parallel_config(backend="loky"):  # what the workers would get without the limit: the test can fail
+        assert Parallel(n_jobs=2)(jobs) == [[2], [2]]
+    assert ex._parallel(jobs, 2, None) == [[1], [1]]
+    assert ex._parallel(jobs, 2, "loky") == [[1], [1]]
+    with parallel_config(backend="threading"):  # a joblib context around evaluate is still honoured
+        names = ex._parallel([delayed(lambda: threading.current_thread().name)() for _ in range(2)], 2, None)
+        assert all(name != "MainThread" for name in names)
+
+
 def test_dask_backend_gives_the_same_table(karate):
     distributed = pytest.importorskip("distributed")
     M, y = karate

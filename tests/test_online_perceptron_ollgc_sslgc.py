@@ -217,12 +217,68 @@ MAKERS = {
 
 
 @pytest.mark.parametrize("name", sorted(MAKERS))
-@pytest.mark.parametrize("stacked", [True, False])
-def test_one_vs_rest_equals_k_separate_runs(problems, name, stacked):
+@pytest.mark.parametrize("stacked, compiled", [(True, True), (True, False), (False, False)])
+def test_one_vs_rest_equals_k_separate_runs(problems, name, stacked, compiled):
     make = MAKERS[name]
     for i, (M, _, y) in enumerate(problems):
-        tr = run(OneVsRest(make, stacked=stacked), M, y, seed=i)
+        tr = run(OneVsRest(make, stacked=stacked, compiled=compiled), M, y, seed=i)
         check_one_vs_rest(tr, separate_runs(make, M, y, 3, seed=i), y)
+
+
+def _final_state(ovr):
+    """(W, [A_k^{-1}], [n_updates]) of a stacked one-vs-rest learner after a pass, compiled or not."""
+    st = ovr.stack
+    if hasattr(st, "states"):  # RidgeOneVsRest
+        return st.W.copy(), [s.inverse() for s in st.states], [s.n_updates for s in st.states]
+    if hasattr(st, "Ainv") and len(st.Ainv):  # CompiledRidgeOneVsRest
+        return st.W.copy(), list(st.Ainv), st.n_updates.tolist()
+    return st.W.copy(), [], []  # GPA
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+@pytest.mark.parametrize("rounds", [None, 1, 37])
+def test_compiled_pass_equals_python_rounds(problems, name, rounds):
+    """The compiled loop plays the learners' own rules: same trace, records and final state."""
+    make = MAKERS[name]
+    keys = ("r", "threshold") if name.startswith("SSLGC") else ()
+    for i, (M, _, y) in enumerate(problems):
+        fast, slow = OneVsRest(make), OneVsRest(make, compiled=False)
+        a = run(fast, M, y, seed=i, rounds=rounds, record=keys)
+        b = run(slow, M, y, seed=i, rounds=rounds, record=keys)
+        assert_same_trace(a, b, rtol=1e-10)
+        assert set(a.records) == set(b.records)
+        for key in ("binary_predictions", "binary_queried"):
+            np.testing.assert_array_equal(a.records[key], b.records[key])
+            assert a.records[key].dtype == b.records[key].dtype
+        for key in keys:
+            np.testing.assert_allclose(a.records[key], b.records[key], rtol=1e-10, atol=1e-14)
+        W_a, inv_a, n_a = _final_state(fast)
+        W_b, inv_b, n_b = _final_state(slow)
+        np.testing.assert_allclose(W_a, W_b, rtol=1e-10, atol=1e-12)
+        for P, Q in zip(inv_a, inv_b, strict=True):
+            np.testing.assert_allclose(P, Q, rtol=1e-10, atol=1e-12)
+        assert n_a == n_b
+        assert a.elapsed.shape == (a.n_rounds,) and np.all(np.diff(a.elapsed) >= 0) and a.elapsed[0] >= 0
+
+
+def test_compiled_pass_falls_back_to_python_rounds(problems, monkeypatch):
+    """A key the compiled loop does not keep, or no numba: the Python loop, with the same trace."""
+    import sys
+
+    M, _, y = problems[1]
+    make = lambda: SSLGC(mu=0.5, kappa=0.5)  # noqa: E731
+    ref_trace = run(OneVsRest(make, compiled=False), M, y, seed=3)
+    ovr = OneVsRest(make)
+    ovr.reset(M.shape[0], 3, np.random.default_rng(0))
+    assert type(ovr.stack).__name__ == "CompiledRidgeOneVsRest"
+    assert ovr.compiled_pass(np.ascontiguousarray(M.T), np.arange(len(y)), y, ("uv",)) is None
+    monkeypatch.delitem(sys.modules, "graphsel_lib.online.stacked_loop", raising=False)
+    monkeypatch.delattr(gs.online, "stacked_loop", raising=False)
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
+    ovr.reset(M.shape[0], 3, np.random.default_rng(0))
+    assert type(ovr.stack).__name__ == "RidgeOneVsRest"  # the BLAS path
+    assert ovr.compiled_pass(np.ascontiguousarray(M.T), np.arange(len(y)), y, ()) is None
+    assert_same_trace(run(OneVsRest(make), M, y, seed=3), ref_trace, rtol=0)
 
 
 def test_one_vs_rest_random_sampling_equals_separate_runs(problems):
@@ -303,8 +359,8 @@ def test_one_vs_rest_ties_go_to_the_smallest_class(d):
     y = np.full(60, 1)
     y[::7] = 0  # classes 2, 3 and 4 never occur: their learners stay identical
     for make in (GPA, lambda: OLLGC(mu=0.5), lambda: SSLGC(mu=0.5, kappa=0.9)):
-        for stacked in (True, False):
-            tr = run(OneVsRest(make, stacked=stacked), M, y, n_classes=5, seed=d)
+        for stacked, compiled in ((True, True), (True, False), (False, False)):
+            tr = run(OneVsRest(make, stacked=stacked, compiled=compiled), M, y, n_classes=5, seed=d)
             assert np.ptp(tr.scores[:, 2:], axis=1).max() == 0.0
             assert not np.isin(tr.predictions, [3, 4]).any()
 

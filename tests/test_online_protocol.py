@@ -297,3 +297,26 @@ def test_rounds_is_validated(data):
         with pytest.raises(TypeError, match="rounds must be an integer"):
             run(GPA(), M, y, rounds=bad)
     assert run(GPA(), M, y, rounds=np.int64(3)).n_rounds == 3
+
+
+@pytest.mark.parametrize(
+    "make, labels",
+    [
+        (GPA, "y"),
+        (lambda: OneVsRest(lambda: SSLGC(mu=0.5)), "classes"),
+        (lambda: OneVsRest(lambda: RandomSampling(p=0.5)), "classes"),
+    ],
+)
+def test_progress_bar_changes_nothing_but_the_screen(data, make, labels, capsys, monkeypatch):
+    """run(progress=True) shows a bar of the rounds (every 1,000 rounds, or every compiled chunk) and the same trace."""
+    import graphsel_lib.online.protocol as protocol
+
+    monkeypatch.setattr(protocol, "PROGRESS_EVERY", 7)
+    M, y, classes = data
+    target = y if labels == "y" else classes
+    a = run(make(), M, target, seed=2, progress=True)
+    err = capsys.readouterr().err
+    b = run(make(), M, target, seed=2)
+    for key in ("predictions", "scores", "queried", "mistakes"):
+        np.testing.assert_array_equal(getattr(a, key), getattr(b, key))
+    assert "50/50" in err  # the bar ends at T

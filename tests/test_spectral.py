@@ -166,3 +166,125 @@ def test_unwritable_cache_warns_and_returns_the_embedding(random_graphs, tmp_pat
     with pytest.warns(RuntimeWarning, match="not cached"):
         emb = gs.spectral_embedding(S, 4, cache_dir=blocker / "spectral")
     np.testing.assert_array_equal(truth.eigenvectors, emb.eigenvectors)
+
+
+# --------------------------------------------------------------------------- lobpcg-jacobi
+def _pendant_graph():
+    """A star with 40 leaves (eigenvalue 1, multiplicity 38) joined to a random graph by a path."""
+    import networkx as nx
+
+    rng = np.random.default_rng(11)
+    G = nx.star_graph(40)
+    G.add_edges_from((i, j) for i, j in rng.integers(41, 200, size=(600, 2)) if i != j)
+    G.add_edges_from((i, i + 1) for i in range(40, 199))  # a path through the rest: connected
+    return nx.to_scipy_sparse_array(G, format="csr", dtype=float)
+
+
+def test_lobpcg_jacobi_agrees_with_dense():
+    rng = np.random.default_rng(7)
+    S = random_connected_graph(rng, 400, p=0.01)
+    dense = gs.spectral_embedding(S, 12, method="dense", cache=False)
+    other = gs.spectral_embedding(S, 12, method="lobpcg-jacobi", cache=False)
+    assert other.method == "lobpcg-jacobi" and other.info["check"] == "inertia"
+    np.testing.assert_allclose(other.eigenvalues, dense.eigenvalues, atol=1e-8)
+    P1 = dense.eigenvectors @ dense.eigenvectors.T
+    P2 = other.eigenvectors @ other.eigenvectors.T
+    assert np.linalg.norm(P1 - P2, 2) < 1e-6
+    np.testing.assert_allclose(other.eigenvectors.T @ other.eigenvectors, np.eye(12), atol=1e-12)
+
+
+def test_lobpcg_jacobi_finds_repeated_eigenvalues():
+    S = _pendant_graph()
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    d = int(np.searchsorted(w, 1.0 + 1e-6)) + 2  # cut just above the 38 copies of 1
+    assert np.sum(np.abs(w[1 : d + 1] - 1) < 1e-9) == 38
+    emb = gs.spectral_embedding(S, d, method="lobpcg-jacobi", cache=False)
+    np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
+    # the same subspace when the cut is in a gap
+    if w[d + 1] - w[d] > 1e-6:
+        V = np.linalg.eigh(gs.laplacian(S).toarray())[1][:, 1 : d + 1]
+        assert np.linalg.norm(V @ V.T - emb.eigenvectors @ emb.eigenvectors.T, 2) < 1e-6
+
+
+def test_lobpcg_jacobi_is_deterministic():
+    S = _pendant_graph()
+    a = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
+    b = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
+    np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
+
+
+def test_lobpcg_jacobi_probe_on_large_graphs(monkeypatch):
+    """Above INERTIA_MAX_NODES the inertia count is replaced by the complement probe."""
+    from graphsel_lib import spectral
+
+    monkeypatch.setattr(spectral, "SMALL_NODES", 10)
+    monkeypatch.setattr(spectral, "SHIFT_INVERT_MAX_NODES", 100)
+    monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 100)
+    S = _pendant_graph()
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
+    assert emb.method == "lobpcg-jacobi" and emb.info["check"] == "probe"
+    np.testing.assert_allclose(emb.eigenvalues, w[1:9], atol=1e-8)
+    assert emb.info["probe_min"] >= emb.eigenvalues[-1] - 1e-8
+
+
+def test_complement_probe_detects_a_missed_eigenvalue():
+    from graphsel_lib.spectral import complement_probe
+
+    S = _pendant_graph()
+    L = gs.laplacian(S)
+    w, V = np.linalg.eigh(L.toarray())
+    mu, res = complement_probe(L, V[:, 1:6])  # all found: the complement starts at w[6]
+    assert mu == pytest.approx(w[6], abs=1e-7) and res < 1e-6
+    mu, _ = complement_probe(L, V[:, 2:6])  # w[1] missing
+    assert mu == pytest.approx(w[1], abs=1e-7) and mu < w[5] - 0.9
+    with pytest.raises(ValueError, match="rows"):
+        complement_probe(L, V[:-1, 1:6])
+
+
+def test_auto_rule_by_size():
+    from graphsel_lib.spectral import _choose_method
+
+    assert _choose_method(500, 10, 4.0) == "dense"
+    assert _choose_method(19_717, 100, 4.5) == "shift-invert"  # PubMed
+    assert _choose_method(19_999, 100, 18.1) == "shift-invert"  # sbm at 2·10^4: unchanged up to there
+    assert _choose_method(75_877, 100, 10.7) == "shift-invert"  # Epinions: sparse enough for the LU
+    assert _choose_method(99_984, 100, 19.2) == "lobpcg-jacobi"  # sbm at 10^5: random-like
+    assert _choose_method(1_000_000, 100, 5.0) == "lobpcg-jacobi"  # too large for an LU
+
+
+def test_unknown_method_raises():
+    with pytest.raises(ValueError, match="unknown method"):
+        gs.spectral_embedding(np.ones((5, 5)) - np.eye(5), 2, method="arnoldi", cache=False)
+
+
+def test_lobpcg_jacobi_tolerance_gives_an_approximate_embedding(tmp_path):
+    """tol loosens the stopping rule only: fewer iterations, residuals within tol, a cache entry of its own."""
+    rng = np.random.default_rng(11)
+    S = random_connected_graph(rng, 400, p=0.01)
+    L = gs.laplacian(S)
+    exact = gs.spectral_embedding(S, 12, method="lobpcg-jacobi", cache_dir=tmp_path)
+    rough = gs.spectral_embedding(S, 12, method="lobpcg-jacobi", tol=1e-3, cache_dir=tmp_path)
+    assert rough.info["iterations"] < exact.info["iterations"]
+    lam_max = rough.info["guard_min"]  # ≤ the block's largest Ritz value, which the rule scales by
+    res = np.linalg.norm(L @ rough.eigenvectors - rough.eigenvectors * rough.eigenvalues, axis=0)
+    assert res.max() <= 1e-3 * 10 * lam_max
+    np.testing.assert_allclose(rough.eigenvalues, exact.eigenvalues, rtol=1e-3)
+    assert len(list(tmp_path.glob("*_tol0.001.npz"))) == 1 and len(list(tmp_path.glob("*.npz"))) == 2
+    again = gs.spectral_embedding(S, 12, method="lobpcg-jacobi", tol=1e-3, cache_dir=tmp_path)
+    np.testing.assert_array_equal(again.eigenvectors, rough.eigenvectors)  # from its own cache file
+
+
+@pytest.mark.parametrize(
+    "method, tol, match",
+    [
+        ("dense", 1e-3, "only, not"),
+        ("lobpcg-jacobi", 1.0, "below 1"),
+        ("lobpcg-jacobi", 0.0, "tol"),
+        ("lobpcg-jacobi", float("nan"), "tol"),
+    ],
+)
+def test_bad_tolerance_raises(method, tol, match):
+    S = random_connected_graph(np.random.default_rng(0), 30, p=0.2)
+    with pytest.raises(ValueError, match=match):
+        gs.spectral_embedding(S, 3, method=method, tol=tol, cache=False)

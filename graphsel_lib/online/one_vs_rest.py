@@ -44,6 +44,10 @@ class StackedOneVsRest:
         labels = tuple([1 if v >= 0.0 else -1 for v in s])
         return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
+    def compiled_form(self):
+        """The same K learners compiled by numba (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
+        return None
+
 
 class OneVsRest(Params):
     """K independent binary learners, one per class, on one stream.
@@ -61,14 +65,23 @@ class OneVsRest(Params):
         randomised RandomSampling), run that, which computes the K scores
         as one product ``W m_t`` and is equal round by round to K separate
         learners (tested). False always runs K separate learners.
+    compiled : bool, default True
+        When stacked, use the stacked form's compiled version
+        (:mod:`~graphsel_lib.online.stacked_loop`, numba), which
+        :func:`~graphsel_lib.online.run` plays without a Python loop: the
+        same predictions, queries and mistakes round by round as
+        ``compiled=False`` (tested), scores equal but for the last bits.
+        Without numba the stacked form runs as with ``compiled=False``.
 
     Attributes
     ----------
     learners : list of K binary learners, or None
         After ``reset``, the K separate learners (None when stacked).
     stack : learner or None
-        After ``reset``, the stacked learner (e.g. ``RidgeOneVsRest``, whose
-        ``states[k]`` is class k's :class:`RidgeState`), or None.
+        After ``reset``, the stacked learner, or None. Its ``W`` (K, d) holds
+        the K weight vectors as rows; compiled (``CompiledRidgeOneVsRest``),
+        ``Ainv[k]`` is class k's ``A_k^{-1}``; not compiled
+        (``RidgeOneVsRest``), ``states[k]`` is class k's :class:`RidgeState`.
 
     Notes
     -----
@@ -85,7 +98,7 @@ class OneVsRest(Params):
     record_keys = ("binary_predictions", "binary_queried")
     _factory_examples = {"make_binary_learner": "_sample"}  # repr and cache keys show the learner it builds
 
-    def __init__(self, make_binary_learner, *, stacked=True):
+    def __init__(self, make_binary_learner, *, stacked=True, compiled=True):
         if not callable(make_binary_learner):
             raise TypeError("make_binary_learner must be callable (e.g. a class or a lambda)")
         sample = check_learner(make_binary_learner())
@@ -93,6 +106,7 @@ class OneVsRest(Params):
             raise TypeError(f"OneVsRest needs binary learners, {sample!r} is multiclass")
         self.make_binary_learner = make_binary_learner
         self.stacked = bool(stacked)
+        self.compiled = bool(compiled)
         self._sample = sample
 
     def reset(self, d, n_classes, rng):
@@ -107,6 +121,8 @@ class OneVsRest(Params):
             and all(type(b) is type(first) and repr(b) == repr(first) for b in learners)
         ):
             stack = first.one_vs_rest()  # None if the learner has no stacked form
+        if stack is not None and self.compiled:
+            stack = stack.compiled_form() or stack  # None: numba cannot be imported
         if stack is not None:
             # K identical deterministic learners: run them as one stacked learner
             self.learners, self.stack = None, stack
@@ -140,6 +156,11 @@ class OneVsRest(Params):
 
     def update(self, x, y, label, info):
         self._update(x, y, label, info)
+
+    def compiled_pass(self, X, order, y, keys, progress=None):
+        """The whole pass in the compiled stacked learner's loop (see :mod:`~graphsel_lib.online.protocol`), or None."""
+        play = getattr(self.stack, "compiled_pass", None)
+        return None if play is None else play(X, order, y, keys, progress)
 
     # --- K separate learners -------------------------------------------------
     def _generic_predict(self, x):

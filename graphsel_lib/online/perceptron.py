@@ -86,6 +86,13 @@ class GPAOneVsRest(StackedOneVsRest):
             if labels[k] != z:
                 self._rows[k] += z * x
 
+    def compiled_form(self):
+        try:
+            from .stacked_loop import CompiledGPAOneVsRest
+        except ImportError:  # numba missing or broken
+            return None
+        return CompiledGPAOneVsRest()
+
 
 class RandomSampling(GPA):
     """GPA that queries each label independently with probability ``p`` (gu2013 Sec. 6.6).

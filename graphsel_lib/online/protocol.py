@@ -58,6 +58,13 @@ Two optional members:
         A binary learner may offer a "stacked" multiclass learner that runs K
         class-vs-rest copies of itself at once, equal round by round to K
         separate copies; :class:`~graphsel_lib.online.OneVsRest` uses it.
+    compiled_pass(X, order, y, keys, progress) -> (predictions, scores, queried, elapsed, records) or None
+        After ``reset``, :func:`run` offers the whole pass to a learner that
+        can play it without the Python loop (rows ``X[i] = m_i``, ``order``
+        and the labels ``y`` in round order, the ``info`` keys to record,
+        and None or a callable to tell the number of rounds just played);
+        None means "play it round by round". The stacked one-vs-rest
+        learners do this (:mod:`~graphsel_lib.online.stacked_loop`).
 """
 
 from __future__ import annotations
@@ -78,6 +85,7 @@ except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
 __all__ = ["Trace", "run", "check_learner", "learner_rng"]
 
 _METHODS = ("reset", "predict", "wants_label", "update")
+PROGRESS_EVERY = 1000  # rounds between two updates of run's progress bar
 
 
 @dataclass(eq=False)
@@ -98,7 +106,9 @@ class Trace:
         ``predictions != labels``; whether the label was revealed.
     elapsed : ndarray of float, shape (T,)
         Cumulative wall time in seconds from the start of the pass to the end
-        of each round (``elapsed[-1]`` is the time of the pass).
+        of each round (``elapsed[-1]`` is the time of the pass). A compiled
+        pass reads the clock every 256 rounds and interpolates linearly in
+        between (:mod:`~graphsel_lib.online.stacked_loop`).
     records : dict of str -> ndarray
         Per-round values of the ``info`` keys asked for with ``record=`` (and
         the learner's ``record_keys``), stacked along axis 0.
@@ -281,6 +291,12 @@ def _start(learner, M, K, seed, record):
     return X, keys, rng
 
 
+def _progress_bar(T, learner):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=T, desc=type(learner).__name__, unit="round", mininterval=1.0)
+
+
 def _make_trace(learner, order, labels, predictions, scores, mistakes, queried, elapsed, recorded):
     """The :class:`Trace` of per-round Python lists (``predictions`` already an int64 array)."""
     return Trace(
@@ -296,7 +312,19 @@ def _make_trace(learner, order, labels, predictions, scores, mistakes, queried, 
     )
 
 
-def run(learner, M, y, order=None, seed=0, *, rounds=None, n_classes=None, record=(), blas_threads=1):
+def run(
+    learner,
+    M,
+    y,
+    order=None,
+    seed=0,
+    *,
+    rounds=None,
+    n_classes=None,
+    record=(),
+    blas_threads=1,
+    progress=False,
+):
     """Run one online pass of ``learner`` over the nodes and return its :class:`Trace`.
 
     Parameters
@@ -327,6 +355,9 @@ def run(learner, M, y, order=None, seed=0, *, rounds=None, n_classes=None, recor
     blas_threads : int or None, default 1
         Limit on BLAS threads during the pass (small d: threads only add
         overhead). None leaves the setting alone.
+    progress : bool, default False
+        Show a progress bar of the rounds (tqdm, updated every
+        :data:`PROGRESS_EVERY` rounds), e.g. for a long pass on a large graph.
 
     Returns
     -------
@@ -372,19 +403,35 @@ def run(learner, M, y, order=None, seed=0, *, rounds=None, n_classes=None, recor
     clock = time.perf_counter
 
     limit = threadpool_limits(limits=blas_threads) if (threadpool_limits and blas_threads) else nullcontext()
-    with limit:
-        t0 = clock()
-        for t in range(T):
-            x = X[olist[t]]
-            label, info = predict(x)
-            predictions[t] = label
-            if wants_label(x, t + 1, info):
-                queried[t] = True
-                update(x, ylist[t], label, info)
-            elapsed[t] = clock() - t0
-            scores[t] = info["score"]
-            for k in keys:
-                recorded[k][t] = info[k]
+    bar = _progress_bar(T, learner) if progress else None
+    try:
+        compiled = getattr(learner, "compiled_pass", None)
+        if callable(compiled):
+            with limit:
+                out = compiled(X, order, yo, keys, None if bar is None else bar.update)
+            if out is not None:
+                pred, scores, queried, elapsed, records = out
+                return _make_trace(learner, order, yo, pred, scores, pred != yo, queried, elapsed, records)
+        with limit:
+            t0 = clock()
+            for t in range(T):
+                x = X[olist[t]]
+                label, info = predict(x)
+                predictions[t] = label
+                if wants_label(x, t + 1, info):
+                    queried[t] = True
+                    update(x, ylist[t], label, info)
+                elapsed[t] = clock() - t0
+                scores[t] = info["score"]
+                for k in keys:
+                    recorded[k][t] = info[k]
+                if bar is not None and (t + 1) % PROGRESS_EVERY == 0:
+                    bar.update(PROGRESS_EVERY)
+        if bar is not None:
+            bar.update(T - bar.n)
+    finally:
+        if bar is not None:
+            bar.close()
 
     predictions = np.asarray(predictions, dtype=np.int64)
     return _make_trace(learner, order, yo, predictions, scores, predictions != yo, queried, elapsed, recorded)

@@ -1,0 +1,331 @@
+"""The stacked one-vs-rest learners (K class-vs-rest GPA, OLLGC or SSLGC) compiled by numba.
+
+:func:`~graphsel_lib.online.run` plays a pass one round at a time in Python,
+calling the learner's ``predict``, ``wants_label`` and ``update``. For K
+one-vs-rest learners on d ≈ 100 features the interpreter then costs more than
+the arithmetic. A stacked learner keeps its whole state in arrays — the rows
+``w_k`` of ``W`` (K, d) and, for the ridge learners, ``A_k^{-1}`` (K, d, d) —
+so many rounds can be played inside one compiled call
+(:meth:`CompiledStack.compiled_pass`, which ``run`` uses). The rules are the
+learners' own, in the same order; round t (1-based), node x = m_{order[t]},
+true class y, ``z_k = +1 if y = k else −1``::
+
+    s_k = w_k · x;   binary prediction sign(s_k) (sign(0) = +1);   ŷ = argmax_k s_k (ties: smallest k)
+    GPA, OLLGC:  every learner is told the label
+    SSLGC:       u_k = A_k^{-1} x,  v_k = x · u_k,  r_k = v_k/(1+v_k)  (or v_k),  queried_k = r_k > t^{-κ}
+    learner k updates iff queried_k and sign(s_k) ≠ z_k:
+        GPA:          w_k += z_k x
+        OLLGC/SSLGC:  c = 1/(1+v_k);  w_k += c (z_k − w_k · x) u_k;  A_k^{-1} −= c u_k u_kᵀ   (Sherman–Morrison)
+
+One piece of compiled code per phase (:func:`predict_round`,
+:func:`query_round`, :func:`update_round`) serves both drivers: the chunked
+loops :func:`gpa_rounds` / :func:`ridge_rounds` that ``run`` calls, and the
+per-round methods that an ask/tell :class:`~graphsel_lib.online.Session`
+calls. So a session told the true labels equals ``run`` bit for bit.
+
+Rounding. Every sum is a loop with a fixed order (dot products in four
+interleaved partial sums; ``A^{-1} x`` as ``Σ_j x_j A^{-1}[j, :]``, using the
+symmetry of ``A^{-1}``; the rank-one term as ``c (u_i u_j)``, which keeps
+``A^{-1}`` exactly symmetric), so learners with equal states get equal numbers, which the tie rule needs (all K start at zero). The numbers differ
+from the BLAS path of :class:`~graphsel_lib.online.one_vs_rest.StackedOneVsRest`
+(``OneVsRest(..., compiled=False)``) in the last bits only: predictions,
+queries and mistakes are tested equal round by round, scores to 1e-10.
+
+Timing. A compiled loop cannot read the clock every round cheaply: ``run``
+reads it every :data:`CHUNK` rounds and interpolates ``elapsed`` linearly in
+between (:func:`play`).
+
+This module imports numba; the learners import it only when asked for their
+compiled form, and keep the BLAS path if numba cannot be imported.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from .ollgc_sslgc import SSLGC
+from .one_vs_rest import StackedOneVsRest
+
+__all__ = [
+    "CHUNK",
+    "CompiledGPAOneVsRest",
+    "CompiledRidgeOneVsRest",
+    "CompiledStack",
+    "play",
+    "predict_round",
+    "query_round",
+    "update_round",
+]
+
+CHUNK = 256  # rounds per compiled call of ``run``; the clock is read between calls
+_GPA, _RIDGE = 0, 1  # update rules of update_round
+
+
+@numba.njit(cache=True, inline="always")
+def _dot(a, b):
+    """``a · b`` in four interleaved partial sums, combined as (s0 + s1) + (s2 + s3)."""
+    n = a.shape[0]
+    s0 = s1 = s2 = s3 = 0.0
+    j = 0
+    while j + 4 <= n:
+        s0 += a[j] * b[j]
+        s1 += a[j + 1] * b[j + 1]
+        s2 += a[j + 2] * b[j + 2]
+        s3 += a[j + 3] * b[j + 3]
+        j += 4
+    while j < n:
+        s0 += a[j] * b[j]
+        j += 1
+    return (s0 + s1) + (s2 + s3)
+
+
+@numba.njit(cache=True, inline="always")
+def _sym_matvec(A, x, u):
+    """``u = A x`` for a symmetric ``A``, as ``Σ_j x_j A[j, :]`` (contiguous rows, vectorised)."""
+    d = x.shape[0]
+    for i in range(d):
+        u[i] = 0.0
+    for j in range(d):
+        xj = x[j]
+        row = A[j]
+        for i in range(d):
+            u[i] += xj * row[i]
+
+
+@numba.njit(cache=True)
+def predict_round(W, x, s, b):
+    """Scores ``s_k = w_k · x`` and binary predictions ``b_k`` (into ``s``, ``b``); returns argmax_k s_k."""
+    best = 0
+    for k in range(W.shape[0]):
+        s[k] = _dot(W[k], x)
+        b[k] = 1 if s[k] >= 0.0 else -1
+        if s[k] > s[best]:
+            best = k
+    return best
+
+
+@numba.njit(cache=True)
+def query_round(Ainv, x, t, kappa, include_current, U, V, r, q):
+    """SSLGC's query rule for the K learners at round ``t`` (1-based); returns ``(any queried, t^{-κ})``.
+
+    Fills ``U[k] = A_k^{-1} x``, ``V[k] = x · U[k]``, ``r[k]`` and ``q[k] = r[k] > t^{-κ}``.
+    """
+    thr = float(t) ** (-kappa)
+    anyq = False
+    for k in range(Ainv.shape[0]):
+        _sym_matvec(Ainv[k], x, U[k])
+        v = _dot(x, U[k])
+        V[k] = v
+        r[k] = v / (1.0 + v) if include_current else v
+        q[k] = r[k] > thr
+        anyq = anyq or q[k]
+    return anyq, thr
+
+
+@numba.njit(cache=True)
+def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
+    """Update every learner k that was told the label (``q[k]``) and erred (``b[k] ≠ z_k``).
+
+    ``rule`` is ``_GPA`` (``w_k += z_k x``) or ``_RIDGE`` (Sherman–Morrison on
+    ``w_k`` and ``A_k^{-1}``; ``U[k] = A_k^{-1} x`` and ``V[k]`` are reused when
+    ``have_u``, as SSLGC's query rule computed them).
+    """
+    d = x.shape[0]
+    for k in range(W.shape[0]):
+        z = 1 if y == k else -1
+        if not q[k] or b[k] == z:
+            continue
+        w = W[k]
+        n_updates[k] += 1
+        if rule == _GPA:
+            for i in range(d):
+                w[i] += z * x[i]
+            continue
+        u = U[k]
+        if not have_u:
+            _sym_matvec(Ainv[k], x, u)
+            V[k] = _dot(x, u)
+        c = 1.0 / (1.0 + V[k])
+        a = c * (z - _dot(w, x))
+        for i in range(d):
+            w[i] += a * u[i]
+        A = Ainv[k]
+        for i in range(d):
+            ui = u[i]
+            row = A[i]
+            for j in range(d):
+                row[j] -= c * (ui * u[j])
+
+
+@numba.njit(cache=True)
+def gpa_rounds(X, order, y, start, stop, W, pred, scores, bpred, bquery, queried, n_updates):
+    """Rounds ``start..stop-1`` of K class-vs-rest graph perceptrons (every label told)."""
+    no_A, no_U, no_V = np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros(0)
+    for t in range(start, stop):
+        x = X[order[t]]
+        pred[t] = predict_round(W, x, scores[t], bpred[t])
+        bquery[t, :] = True
+        queried[t] = True
+        update_round(_GPA, W, no_A, x, y[t], bpred[t], bquery[t], False, no_U, no_V, n_updates)
+
+
+@numba.njit(cache=True)
+def ridge_rounds(
+    X, order, y, start, stop, W, Ainv, selective, kappa, include_current,
+    pred, scores, bpred, bquery, queried, r, threshold, U, V, n_updates,
+):  # fmt: skip
+    """Rounds ``start..stop-1`` of K class-vs-rest OLLGC (``selective`` False) or SSLGC learners."""
+    for t in range(start, stop):
+        x = X[order[t]]
+        pred[t] = predict_round(W, x, scores[t], bpred[t])
+        if selective:
+            queried[t], threshold[t] = query_round(
+                Ainv, x, t + 1, kappa, include_current, U, V, r[t], bquery[t]
+            )
+        else:
+            bquery[t, :] = True
+            queried[t] = True
+        update_round(_RIDGE, W, Ainv, x, y[t], bpred[t], bquery[t], selective, U, V, n_updates)
+
+
+def play(step, T, chunk=CHUNK, progress=None):
+    """Call ``step(start, stop)`` on consecutive chunks of ``range(T)``; cumulative seconds per round.
+
+    The clock is read before the first chunk and after each one; rounds inside
+    a chunk get times interpolated linearly between the two readings around it.
+    ``progress(n)``, if given, is called after each chunk of ``n`` rounds
+    (outside the timed span).
+    """
+    elapsed = np.empty(T)
+    clock = time.perf_counter
+    t0 = clock()
+    before = 0.0
+    for start in range(0, T, chunk):
+        stop = min(start + chunk, T)
+        step(start, stop)
+        now = clock() - t0
+        elapsed[start:stop] = before + (now - before) * np.arange(1, stop - start + 1) / (stop - start)
+        if progress is not None:
+            progress(stop - start)
+            t0 += clock() - t0 - now  # the bar's own time is not the learner's
+        before = now
+    return elapsed
+
+
+class CompiledStack(StackedOneVsRest):
+    """Base of the compiled stacked learners: per-round methods and the whole-pass loop.
+
+    Subclasses set ``rule`` and ``selective`` and, for the ridge rule, the
+    (K, d, d) array ``Ainv`` of the K inverses in ``reset``. ``n_updates``
+    (K,) counts each learner's updates.
+    """
+
+    rule = _GPA
+    selective = False
+    kappa = 0.0
+    include_current = True
+
+    def reset(self, d, n_classes, rng):
+        super().reset(d, n_classes, rng)
+        K = self.W.shape[0]
+        self.Ainv = np.zeros((0, 0, 0))
+        self.n_updates = np.zeros(K, dtype=np.int64)
+        self._U, self._V = np.zeros((K, d)), np.zeros(K)
+
+    @property
+    def compiled_keys(self):
+        base = {"score", "binary_predictions", "binary_queried"}
+        return base | {"r", "threshold"} if self.selective else base
+
+    # --- one round at a time (Session, or run with a record key the pass does not keep)
+    def predict(self, x):
+        K = self.W.shape[0]
+        s, b = np.empty(K), np.empty(K, dtype=np.int64)
+        best = predict_round(self.W, x, s, b)
+        return best, {"score": s.tolist(), "binary_predictions": tuple(b.tolist()), "_b": b}
+
+    def wants_label(self, x, t, info):
+        K = self.W.shape[0]
+        q = np.ones(K, dtype=bool)
+        if self.selective:
+            r = np.empty(K)
+            anyq, thr = query_round(self.Ainv, x, t, self.kappa, self.include_current, self._U, self._V, r, q)
+            info["r"], info["threshold"] = r.tolist(), thr
+        else:
+            anyq = True
+        info["_q"] = q
+        info["binary_queried"] = tuple(q.tolist())
+        return anyq
+
+    def update(self, x, y, label, info):
+        update_round(
+            self.rule, self.W, self.Ainv, x, y, info["_b"], info["_q"], self.selective, self._U, self._V,
+            self.n_updates,
+        )  # fmt: skip
+
+    # --- the whole pass (run)
+    def compiled_pass(self, X, order, y, keys, progress=None):
+        """Play every round of ``order`` in the compiled loop; None if a key in ``keys`` is not kept.
+
+        ``X[i]`` is ``m_i``, ``order`` the nodes of the rounds, ``y`` their
+        labels in round order; ``progress(n)``, if given, is told the rounds
+        of every chunk played. Returns ``(predictions, scores, queried,
+        elapsed, records)``, the state updated as the per-round methods would.
+        """
+        if not set(keys) <= self.compiled_keys:
+            return None
+        order = np.asarray(order, dtype=np.intp)
+        T, K = len(order), self.W.shape[0]
+        pred, queried = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool)
+        scores, bpred, bquery = (
+            np.zeros((T, K)),
+            np.zeros((T, K), dtype=np.int64),
+            np.zeros((T, K), dtype=bool),
+        )
+        r, threshold = np.zeros((T if self.selective else 0, K)), np.zeros(T)
+
+        def step(start, stop):
+            if self.rule == _GPA:
+                gpa_rounds(
+                    X, order, y, start, stop, self.W, pred, scores, bpred, bquery, queried, self.n_updates
+                )
+            else:
+                ridge_rounds(
+                    X, order, y, start, stop, self.W, self.Ainv, self.selective, self.kappa,
+                    self.include_current, pred, scores, bpred, bquery, queried, r, threshold,
+                    self._U, self._V, self.n_updates,
+                )  # fmt: skip
+
+        elapsed = play(step, T, progress=progress)
+        records = {"score": scores, "binary_predictions": bpred, "binary_queried": bquery}
+        if self.selective:
+            records.update(r=r, threshold=threshold)
+        return pred, scores, queried, elapsed, {k: records[k] for k in keys}
+
+
+class CompiledGPAOneVsRest(CompiledStack):
+    """K class-vs-rest GPAs, compiled (:class:`~graphsel_lib.online.perceptron.GPAOneVsRest`'s rules)."""
+
+
+class CompiledRidgeOneVsRest(CompiledStack):
+    """K class-vs-rest OLLGC or SSLGC learners, compiled (:class:`~graphsel_lib.online.ollgc_sslgc.RidgeOneVsRest`).
+
+    ``Ainv[k]`` is ``A_k^{-1}``, full and symmetric, ``A_k = µI + Σ m_s m_sᵀ``
+    over learner k's updates.
+    """
+
+    rule = _RIDGE
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.selective = isinstance(binary, SSLGC)  # OLLGC queries every label
+        if self.selective:
+            self.kappa = float(binary.kappa)
+            self.include_current = bool(binary.include_current)
+
+    def reset(self, d, n_classes, rng):
+        super().reset(d, n_classes, rng)
+        self.Ainv = np.broadcast_to(np.eye(d) / self.binary.mu, (self.W.shape[0], d, d)).copy()
