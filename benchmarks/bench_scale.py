@@ -14,7 +14,9 @@ memory is its own; BLAS limited to 2 threads):
    rounds at 10^6): seconds per round, error, peak memory of the process (the
    graph included), and the ratio t(largest)/t(smallest) (the
    per-round cost should not grow with n); the same for its margin-sampling
-   selective variant (b = 0.1), with the number of labels it asked for;
+   selective variant (b = 0.1), with the number of labels it asked for; then
+   where the time goes: the push alone on 3,000 sources, the edges it scans
+   (the neighbour lists of the nodes it pushes) and the time per edge;
 3. the 100 smallest non-zero Laplacian eigenpairs (``gs.spectral_embedding``,
    method chosen by size, no cache) at ``--eig-sizes``: the solver ("auto":
    lobpcg-jacobi on this random-like graph above 2·10^4 nodes), seconds,
@@ -28,8 +30,9 @@ memory is its own; BLAS limited to 2 threads):
    Python round loop (``compiled=False``, the learner's methods called every
    round) against the compiled stacked loop (``compiled=True``, the default),
    one order after the other and through ``evaluate(n_jobs=2)`` (two worker
-   processes, their start-up included), with a check that both loops make
-   the same predictions and queries on every order.
+   processes: the first sweep includes their start-up, the second is timed
+   again with the workers up, as a notebook's later sweeps run), with a check
+   that both loops make the same predictions and queries on every order.
 """
 
 import argparse
@@ -82,6 +85,22 @@ def task_push(n, rounds, selective, progress=False):
     )
 
 
+def task_push_alone(n, sources=3000):
+    """Where a round's time goes: the push alone on ``sources`` random sources, the edges it scans, ns per edge."""
+    from graphsel_lib.online.push import Pusher
+
+    g = _graph(n)
+    deg = np.diff(g.adjacency.indptr)  # neighbours per node
+    pusher = Pusher(g.adjacency)
+    alpha = 0.1 * g.n_nodes / (g.n_nodes + 0.1 * g.n_nodes)  # beta = 0.1 n
+    src = np.random.default_rng(0).permutation(g.n_nodes)[:sources]
+    pusher(int(src[0]), alpha, 1e-4)  # numba: load (or compile) outside the timing
+    t = time.perf_counter()
+    scanned = [int(deg[pusher(int(s), alpha, 1e-4)[0]].sum()) for s in src]  # pushed nodes' neighbour lists
+    seconds = (time.perf_counter() - t) / len(src)
+    return dict(push_us=1e6 * seconds, edges=float(np.mean(scanned)), max_degree=int(deg.max()))
+
+
 def task_eigen(n):
     import graphsel_lib as gs
 
@@ -122,16 +141,20 @@ def task_ovr(compiled, n_jobs):
         seconds = time.perf_counter() - t
         fingerprint = [(tr.predictions.tobytes(), tr.queried.tobytes()) for tr in traces]
         errors, queried = [tr.error_rate for tr in traces], [tr.n_queried for tr in traces]
-    else:  # worker start-up included: what a notebook's sweep pays
+    else:  # first sweep: worker start-up included; second: the workers are up (a notebook's later sweeps)
         from joblib.externals.loky import get_reusable_executor
 
         table = evaluate(make, M, g.labels, orders, n_jobs=n_jobs, cache=False)
         seconds = time.perf_counter() - t
+        t = time.perf_counter()
+        evaluate(make, M, g.labels, orders, n_jobs=n_jobs, cache=False)
+        warm = time.perf_counter() - t
         fingerprint, errors, queried = None, table.error_rate, table.n_queried
         # idle workers would otherwise hold this process for minutes at exit
         get_reusable_executor().shutdown(wait=True)
     return dict(
         seconds=seconds,
+        warm=warm if n_jobs != 1 else None,
         mean_error=float(np.mean(errors)),
         mean_queried=float(np.mean(queried)),
         fingerprint=fingerprint,
@@ -206,6 +229,16 @@ def main():
         lo, hi = min(per_round), max(per_round)
         print(f"   t({hi:,}) / t({lo:,}) = {per_round[hi] / per_round[lo]:.2f}")
 
+    print(
+        "\n2c. where a round's time goes: the push alone on 3,000 random sources (beta = 0.1 n, eps = 1e-4)"
+    )
+    for n in args.sizes:
+        r = _in_fresh_process(task_push_alone, n)
+        print(
+            f"   n = {n:>9,}: {r['push_us']:6.1f} us per push, {r['edges']:,.0f} edges scanned per push "
+            f"(largest degree {r['max_degree']:,}), {1e3 * r['push_us'] / r['edges']:.1f} ns per edge"
+        )
+
     if args.eig_sizes:
         print(
             f"\n3. 100 smallest non-zero Laplacian eigenpairs (method by size, no cache, timeout {args.eig_timeout:.0f} s)"
@@ -238,14 +271,15 @@ def main():
                 r = res[compiled, n_jobs] = _in_fresh_process(task_ovr, compiled, n_jobs)
                 how = "compiled round loop" if compiled else "Python round loop  "
                 where = "one after the other" if n_jobs == 1 else "evaluate(n_jobs=2) "
+                warm = "" if r["warm"] is None else f" (workers started: {r['warm']:.2f} s)"
                 print(
-                    f"   {how}, {where}: {r['seconds']:6.2f} s (mean error {r['mean_error']:.4f}, "
+                    f"   {how}, {where}: {r['seconds']:6.2f} s{warm} (mean error {r['mean_error']:.4f}, "
                     f"mean queried {r['mean_queried']:,.1f}, peak {r['peak_mb']:,.0f} MB)"
                 )
         same = res[False, 1]["fingerprint"] == res[True, 1]["fingerprint"]
         print(
             f"   speed-up of the compiled loop: x{res[False, 1]['seconds'] / res[True, 1]['seconds']:.1f} "
-            f"one after the other, x{res[False, 2]['seconds'] / res[True, 2]['seconds']:.1f} on 2 workers; "
+            f"one after the other, x{res[False, 2]['warm'] / res[True, 2]['warm']:.1f} on 2 started workers; "
             f"predictions and queries of the 20 orders {'identical' if same else 'DIFFER'}"
         )
 

@@ -281,6 +281,21 @@ def test_compiled_pass_falls_back_to_python_rounds(problems, monkeypatch):
     assert_same_trace(run(OneVsRest(make), M, y, seed=3), ref_trace, rtol=0)
 
 
+def test_compiled_loop_is_compiled_before_the_clock_starts(monkeypatch):
+    """play() calls step(0, 0) (compile, no round) before its first clock reading, then the chunks."""
+    pytest.importorskip("numba")
+    from graphsel_lib.online import stacked_loop
+
+    events = []
+    ticks = iter(range(100))
+    monkeypatch.setattr(
+        stacked_loop.time, "perf_counter", lambda: events.append("clock") or float(next(ticks))
+    )
+    elapsed = stacked_loop.play(lambda a, b: events.append((a, b)), 5, chunk=2)
+    assert events == [(0, 0), "clock", (0, 2), "clock", (2, 4), "clock", (4, 5), "clock"]
+    np.testing.assert_allclose(elapsed, [0.5, 1, 1.5, 2, 3])
+
+
 def test_one_vs_rest_random_sampling_equals_separate_runs(problems):
     M, _, y = problems[2]
     seeds = iter(range(100, 200))

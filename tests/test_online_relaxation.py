@@ -134,6 +134,7 @@ def test_push_backends_identical(rng):
     pytest.importorskip("numba")
     S = random_connected_graph(rng, 80, p=0.05)
     py, nb = Pusher(S, backend="python"), Pusher(S, backend="numba")
+    assert not nb._node[:, :2].any() and not nb._node[:, 3].any()  # the warm-up call left no trace
     for s, alpha, eps in [(0, 0.1, 1e-4), (5, 0.5, 1e-2), (79, 0.02, 1e-6), (0, 0.1, 1e-4)]:
         n1, x1 = py(s, alpha, eps)
         n2, x2 = nb(s, alpha, eps)  # scratch space reused: repeated calls stay identical

@@ -171,6 +171,9 @@ class Pusher:
             self._queue = np.zeros(n, dtype=ids)
             self._touched = np.zeros(n, dtype=ids)
             self._vals = np.zeros(n)
+            # compile the loop (or load it from numba's on-disk cache) now, not in the first timed
+            # call: with ε = ∞ the source is never pushed and the scratch is left as it was
+            self(0, 0.5, np.inf)
 
     def __call__(self, s, alpha, eps):
         if self.backend == "numba":

@@ -197,8 +197,12 @@ def play(step, T, chunk=CHUNK, progress=None):
     The clock is read before the first chunk and after each one; rounds inside
     a chunk get times interpolated linearly between the two readings around it.
     ``progress(n)``, if given, is called after each chunk of ``n`` rounds
-    (outside the timed span).
+    (outside the timed span). ``step(0, 0)`` is called first, before the
+    clock starts: it plays no round but compiles the loop for these argument
+    types (or loads it from numba's on-disk cache), a one-off cost of up to
+    a second that no round should be charged with.
     """
+    step(0, 0)
     elapsed = np.empty(T)
     clock = time.perf_counter
     t0 = clock()
