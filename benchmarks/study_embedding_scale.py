@@ -39,30 +39,16 @@ import argparse
 import functools
 import multiprocessing as mp
 import os
-import resource
 import time
 
 for _k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_k] = "1"
 
 import numpy as np  # noqa: E402
+from bench_scale import _graph, _peak_mb  # noqa: E402 - the same graph and memory reading as bench_scale
 
 print = functools.partial(print, flush=True)  # noqa: A001 - progress while it runs
 D = 100
-
-
-def _peak_mb():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _graph(n):
-    import warnings
-
-    import graphsel_lib as gs
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", gs.DataWarning)
-        return gs.datasets.sbm(n, n_blocks=10, avg_degree=20, mixing=0.2, seed=0)
 
 
 def _timed(fn, *a, **k):
