@@ -29,10 +29,12 @@ memory is its own; BLAS limited to 2 threads):
 4. 20 orders of OneVsRest(SSLGC) on PubMed (d = 100, bias b = 1): the
    Python round loop (``compiled=False``, the learner's methods called every
    round) against the compiled stacked loop (``compiled=True``, the default),
-   one order after the other and through ``evaluate(n_jobs=2)`` (two worker
-   processes: the first sweep includes their start-up, the second is timed
-   again with the workers up, as a notebook's later sweeps run), with a check
-   that both loops make the same predictions and queries on every order.
+   one order after the other, through ``evaluate(n_jobs=2, backend="loky")``
+   (two worker processes: the first sweep includes their start-up, the second
+   is timed again with the workers up, as a notebook's later sweeps run), and,
+   for the compiled loop, through ``evaluate(n_jobs=2)`` as notebooks call it
+   (two threads of the process: the compiled loop releases the GIL), with a
+   check that every way makes the same predictions and queries on every order.
 """
 
 import argparse
@@ -122,8 +124,8 @@ def task_eigen(n):
     )
 
 
-def task_ovr(compiled, n_jobs):
-    """20 orders of OneVsRest(SSLGC) on PubMed: one after the other (n_jobs = 1) or on joblib workers."""
+def task_ovr(compiled, how):
+    """20 orders of OneVsRest(SSLGC) on PubMed: ``how`` = "sequential", "loky" (processes) or "threads"."""
     from functools import partial
 
     import graphsel_lib as gs
@@ -136,28 +138,29 @@ def task_ovr(compiled, n_jobs):
     make = partial(ol.OneVsRest, partial(ol.SSLGC, mu=0.1, kappa=0.4), compiled=compiled)
     ol.run(make(), M, g.labels, order=orders[0], rounds=300)  # numba: load (or compile) outside the timing
     t = time.perf_counter()
-    if n_jobs == 1:
+    warm = None
+    if how == "sequential":
         traces = [ol.run(make(), M, g.labels, order=o) for o in orders]
         seconds = time.perf_counter() - t
-        fingerprint = [(tr.predictions.tobytes(), tr.queried.tobytes()) for tr in traces]
         errors, queried = [tr.error_rate for tr in traces], [tr.n_queried for tr in traces]
-    else:  # first sweep: worker start-up included; second: the workers are up (a notebook's later sweeps)
-        from joblib.externals.loky import get_reusable_executor
-
-        table = evaluate(make, M, g.labels, orders, n_jobs=n_jobs, cache=False)
+    else:  # first sweep: start-up included (loky workers); second: as a notebook's later sweeps
+        backend = "loky" if how == "loky" else None
+        table = evaluate(make, M, g.labels, orders, n_jobs=2, backend=backend, cache=False)
         seconds = time.perf_counter() - t
         t = time.perf_counter()
-        evaluate(make, M, g.labels, orders, n_jobs=n_jobs, cache=False)
+        evaluate(make, M, g.labels, orders, n_jobs=2, backend=backend, cache=False)
         warm = time.perf_counter() - t
-        fingerprint, errors, queried = None, table.error_rate, table.n_queried
-        # idle workers would otherwise hold this process for minutes at exit
-        get_reusable_executor().shutdown(wait=True)
+        errors, queried = table.error_rate.tolist(), table.n_queried.tolist()
+        if how == "loky":  # idle workers would otherwise hold this process for minutes at exit
+            from joblib.externals.loky import get_reusable_executor
+
+            get_reusable_executor().shutdown(wait=True)
     return dict(
         seconds=seconds,
-        warm=warm if n_jobs != 1 else None,
+        warm=warm,
         mean_error=float(np.mean(errors)),
         mean_queried=float(np.mean(queried)),
-        fingerprint=fingerprint,
+        fingerprint=(errors, queried),
         peak_mb=_peak_mb(),
     )
 
@@ -266,21 +269,28 @@ def main():
     if not args.skip_ovr:
         print("\n4. OneVsRest(SSLGC(mu=0.1, kappa=0.4)), PubMed, d = 100 + bias, 20 orders")
         res = {}
-        for n_jobs in (1, 2):
-            for compiled in (False, True):
-                r = res[compiled, n_jobs] = _in_fresh_process(task_ovr, compiled, n_jobs)
-                how = "compiled round loop" if compiled else "Python round loop  "
-                where = "one after the other" if n_jobs == 1 else "evaluate(n_jobs=2) "
-                warm = "" if r["warm"] is None else f" (workers started: {r['warm']:.2f} s)"
-                print(
-                    f"   {how}, {where}: {r['seconds']:6.2f} s{warm} (mean error {r['mean_error']:.4f}, "
-                    f"mean queried {r['mean_queried']:,.1f}, peak {r['peak_mb']:,.0f} MB)"
-                )
-        same = res[False, 1]["fingerprint"] == res[True, 1]["fingerprint"]
+        for compiled, how in [
+            (False, "sequential"), (True, "sequential"), (False, "loky"), (True, "loky"), (True, "threads")
+        ]:  # fmt: skip
+            r = res[compiled, how] = _in_fresh_process(task_ovr, compiled, how)
+            loop = "compiled round loop" if compiled else "Python round loop  "
+            where = {
+                "sequential": "one after the other                 ",
+                "loky": 'evaluate(n_jobs=2, backend="loky")  ',
+                "threads": "evaluate(n_jobs=2): 2 threads       ",
+            }[how]
+            again = "" if r["warm"] is None else f" (again, started: {r['warm']:.2f} s)"
+            print(
+                f"   {loop}, {where}: {r['seconds']:6.2f} s{again} (mean error {r['mean_error']:.4f}, "
+                f"mean queried {r['mean_queried']:,.1f}, peak {r['peak_mb']:,.0f} MB)"
+            )
+        same = len({repr(r["fingerprint"]) for r in res.values()}) == 1
         print(
-            f"   speed-up of the compiled loop: x{res[False, 1]['seconds'] / res[True, 1]['seconds']:.1f} "
-            f"one after the other, x{res[False, 2]['warm'] / res[True, 2]['warm']:.1f} on 2 started workers; "
-            f"predictions and queries of the 20 orders {'identical' if same else 'DIFFER'}"
+            f"   compiled vs Python, one after the other: x{res[False, 'sequential']['seconds'] / res[True, 'sequential']['seconds']:.1f}; "
+            f"a notebook's sweep before (Python loop, loky, start-up included) vs now (compiled, threads): "
+            f"{res[False, 'loky']['seconds']:.2f} s -> {res[True, 'threads']['seconds']:.2f} s "
+            f"(x{res[False, 'loky']['seconds'] / res[True, 'threads']['seconds']:.1f}); "
+            f"errors and queries of the 20 orders {'identical in every way' if same else 'DIFFER'}"
         )
 
 

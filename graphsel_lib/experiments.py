@@ -68,8 +68,8 @@ def order_seeds(n_orders, seed=0) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_orders)]
 
 
-def _one_pass(make_learner, M, y, order, seed, n_classes):
-    trace = run(make_learner(), M, y, order=order, seed=seed, n_classes=n_classes)
+def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1):
+    trace = run(make_learner(), M, y, order=order, seed=seed, n_classes=n_classes, blas_threads=blas_threads)
     row = {"error_rate": trace.error_rate, "n_queried": trace.n_queried, "time": trace.time}
     if "binary_predictions" in trace.records:
         row["binary_error_rate"] = trace.binary_error_rate
@@ -145,9 +145,14 @@ def evaluate(
     method : str, optional
         Name in the ``method`` column (default: the learner's ``repr``).
     n_jobs : int, optional
-        joblib workers (default: all cores; 1 runs in this process).
+        Parallel workers (default: all cores; 1 runs in this process; −1 all
+        cores, as in joblib). A learner whose compiled pass releases the GIL
+        (``pass_releases_gil``, e.g. a one-vs-rest GPA, OLLGC or SSLGC) runs
+        its orders in threads of this process; any other in joblib worker
+        processes.
     backend : str, optional
-        joblib backend, e.g. ``"loky"`` (default) or ``"dask"``.
+        joblib backend, e.g. ``"loky"`` or ``"dask"``; given, it is always
+        used (no threads). Default: threads as above, else loky processes.
     cache : bool
         Reuse/store the result of this exact configuration on disk, keyed by
         :func:`learner_key` of ``make_learner()``, the data, the orders and
@@ -207,6 +212,8 @@ def evaluate(
     ]
     if n_jobs == 1 or len(orders) <= 1:
         rows = [f(*a, **k) for f, a, k in _progress(jobs, progress, method, len(jobs))]
+    elif backend is None and _default_backend() and _releases_gil(learner, M, y, n_classes):
+        rows = _threaded(jobs, n_jobs, progress=(method if progress else None))
     else:
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
 
@@ -232,6 +239,44 @@ def _progress(items, show, desc, total):
     return tqdm(items, desc=desc, total=total, leave=False)
 
 
+def _default_backend():
+    """True if no joblib context chose a backend (e.g. Dask) around this call."""
+    from joblib.parallel import get_active_backend
+
+    return type(get_active_backend()[0]).__name__ == "LokyBackend"
+
+
+def _releases_gil(learner, M, y, n_classes):
+    """True if ``learner``, once reset for these data, plays its passes in compiled code without the GIL."""
+    K = int(n_classes) if n_classes is not None else int(np.max(y)) + 1
+    try:
+        learner.reset(M.shape[0], K, np.random.default_rng(0))
+    except Exception:  # noqa: BLE001 - a learner that cannot be reset here is run the usual way
+        return False
+    return bool(getattr(learner, "pass_releases_gil", False))
+
+
+def _threaded(jobs, n_jobs, progress=None):
+    """Run joblib jobs in threads of this process, in order (for passes that release the GIL).
+
+    No worker process starts, so a sweep pays no start-up (about 2 s for two
+    loky workers that import the library and load the compiled loop). The
+    passes use no BLAS; one limit around all of them replaces ``run``'s own,
+    whose enter/exit would race between threads.
+    """
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from threadpoolctl import threadpool_limits
+
+    jobs = list(jobs)
+    cores = os.cpu_count() or 1
+    workers = cores if n_jobs is None else int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+    with threadpool_limits(limits=1), ThreadPoolExecutor(max_workers=max(1, min(workers, len(jobs)))) as pool:
+        results = pool.map(lambda job: job[0](*job[1], **{**job[2], "blas_threads": None}), jobs)
+        return list(_progress(results, progress is not None, progress, len(jobs)))
+
+
 def _parallel(jobs, n_jobs, backend, progress=None):
     """Run joblib jobs in order; ``parallel_config`` registers external backends such as ``"dask"``.
 
@@ -247,10 +292,9 @@ def _parallel(jobs, n_jobs, backend, progress=None):
     from contextlib import nullcontext
 
     from joblib import Parallel, parallel_config
-    from joblib.parallel import get_active_backend
 
     jobs = list(jobs)
-    if backend is None and type(get_active_backend()[0]).__name__ == "LokyBackend":
+    if backend is None and _default_backend():
         backend = "loky"  # the default (no joblib context around us): local processes
     config = {"backend": backend, "inner_max_num_threads": 1} if backend == "loky" else {"backend": backend}
     with parallel_config(**config) if backend else nullcontext():  # None: the caller's joblib context

@@ -66,6 +66,48 @@ def test_parallel_local_equals_sequential(karate):
     pd.testing.assert_frame_equal(seq.drop(columns="time"), par.drop(columns="time"))
 
 
+@pytest.mark.parametrize("binary", [GPA, partial(OLLGC, mu=0.1), partial(SSLGC, mu=0.1, kappa=0.4)])
+def test_compiled_passes_run_in_threads_and_equal_sequential(karate, monkeypatch, binary):
+    """A learner whose compiled pass releases the GIL runs its orders in threads: no worker processes."""
+    import threading
+
+    M, y = karate
+    orders = ex.random_orders(len(y), 5, seed=7)
+    make = partial(OneVsRest, binary)
+    seq = ex.evaluate(make, M, y, orders, n_jobs=1, cache=False)
+    before = _blas_threads()
+    names = []
+    real_pass = ex._one_pass
+
+    def spy(*args, **kwargs):
+        names.append(threading.current_thread().name)
+        return real_pass(*args, **kwargs)
+
+    def no_processes(*args, **kwargs):
+        raise AssertionError("worker processes started for a pass that releases the GIL")
+
+    monkeypatch.setattr(ex, "_one_pass", spy)
+    monkeypatch.setattr(ex, "_parallel", no_processes)
+    thr = ex.evaluate(make, M, y, orders, n_jobs=2, cache=False)
+    pd.testing.assert_frame_equal(seq.drop(columns="time"), thr.drop(columns="time"))
+    assert len(names) == 5 and "MainThread" not in names
+    assert _blas_threads() == before  # the BLAS limit around the threads is undone
+
+
+def test_python_passes_and_explicit_backends_still_use_joblib(karate, monkeypatch):
+    M, y = karate
+    orders = ex.random_orders(len(y), 3, seed=8)
+    used = []
+    real = ex._parallel
+    monkeypatch.setattr(
+        ex, "_parallel", lambda jobs, n, backend, **k: used.append(backend) or real(jobs, n, backend, **k)
+    )
+    ex.evaluate(partial(OneVsRest, GPA, compiled=False), M, y, orders, n_jobs=2, cache=False)
+    ex.evaluate(partial(OneVsRest, GPA), M, y, orders, n_jobs=2, backend="loky", cache=False)
+    assert used == [None, "loky"]
+    assert not OneVsRest(GPA, compiled=False).pass_releases_gil  # before reset: no stack yet
+
+
 def _blas_threads():
     import scipy.linalg  # noqa: F401 - load scipy's BLAS too
     from threadpoolctl import threadpool_info

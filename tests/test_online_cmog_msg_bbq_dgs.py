@@ -407,3 +407,76 @@ def test_msg_with_huge_h_and_no_aggressive_updates_is_cmog(problems, targets):
         np.testing.assert_array_equal(msg.predictions, cmog.predictions)
         aggressive = run(MSG(gamma=1.0, h=1e300, targets=targets), M, y, seed=4, record=("aggressive",))
         assert aggressive.queried.all() and aggressive.records["aggressive"].any()
+
+
+# --------------------------------------------------------------------------- the compiled pass
+
+
+def _python_rounds(learner):
+    """``learner`` with its compiled pass switched off: ``run`` plays it round by round in Python."""
+    learner.compiled_pass = lambda *args, **kwargs: None
+    return learner
+
+
+COMPILED = [
+    (lambda: CMOG(gamma=0.5), ("v",)),
+    (lambda: CMOG(targets="onehot", conservative=False), ("v",)),
+    (lambda: MSG(h=1e-2), ("v", "r", "margin", "theta", "aggressive", "prob")),
+    (lambda: MSG(h=0.3, targets="onehot", aggressive=False, seed=4), ("theta", "prob")),
+    (lambda: BBQ(kappa=0.3), ("v", "r", "threshold")),
+    (lambda: BBQEps(eps=0.3, gamma=0.5), ("r", "s", "q", "bound")),
+    (lambda: DGS(delta=0.5), ("theta", "margin", "v")),
+]
+
+
+@pytest.mark.parametrize("make, keys", COMPILED)
+def test_compiled_pass_equals_the_python_rounds(problems, long_stream, make, keys, monkeypatch):
+    """Same predictions, queries, coins and updates round by round; scores, records and state to the last bits."""
+    from graphsel_lib.online import multiclass_loop
+
+    calls = []
+    compiled = multiclass_loop.multiclass_rounds
+    monkeypatch.setattr(multiclass_loop, "multiclass_rounds", lambda *a: calls.append(a[4]) or compiled(*a))
+    for i, (M, y) in enumerate([*problems, long_stream]):
+        fast, slow = make(), _python_rounds(make())
+        a = run(fast, M, y, seed=i, record=keys)
+        assert calls and calls[-1] == len(y)  # compiled, to the last round
+        del calls[:]
+        b = run(slow, M, y, seed=i, record=keys)
+        assert not calls
+        np.testing.assert_array_equal(a.predictions, b.predictions)
+        np.testing.assert_array_equal(a.queried, b.queried)
+        np.testing.assert_allclose(a.scores, b.scores, rtol=1e-10, atol=1e-12)
+        for key in keys:
+            np.testing.assert_allclose(a.records[key], b.records[key], rtol=1e-10, atol=1e-12, err_msg=key)
+        assert fast.state.n_updates == slow.state.n_updates
+        np.testing.assert_allclose(fast.state.w, slow.state.w, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(fast.state.inverse(), slow.state.inverse(), rtol=1e-10, atol=1e-12)
+        for attr in ("_C", "sum_r"):
+            if hasattr(slow, attr):
+                want = np.triu(getattr(slow, attr)) if attr == "_C" else getattr(slow, attr)
+                got = np.triu(getattr(fast, attr)) if attr == "_C" else getattr(fast, attr)
+                np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12 * np.abs(want).max())
+        if hasattr(slow, "rng"):  # MSG's coin advanced alike
+            assert fast.rng.random() == slow.rng.random()
+
+
+def test_subclasses_and_unkept_keys_keep_the_python_rounds(problems):
+    """A subclass may change a rule: it is never played by its parent's compiled loop."""
+
+    class Other(MSG):
+        def wants_label(self, x, t, info):
+            info["aggressive"], info["prob"] = False, 0.0
+            return t % 2 == 0
+
+    M, y = problems[0]
+    learner = Other(h=1.0)
+    learner.reset(M.shape[0], int(y.max()) + 1, np.random.default_rng(0))
+    assert not learner.pass_releases_gil
+    assert learner.compiled_pass(np.ascontiguousarray(M.T), np.arange(len(y)), y, ()) is None
+    trace = run(Other(h=1.0), M, y)
+    np.testing.assert_array_equal(trace.queried, np.arange(1, len(y) + 1) % 2 == 0)
+    plain = MSG(h=1.0)
+    plain.reset(M.shape[0], int(y.max()) + 1, np.random.default_rng(0))
+    assert plain.pass_releases_gil
+    assert plain.compiled_pass(np.ascontiguousarray(M.T), np.arange(len(y)), y, ("u",)) is None  # u: a vector

@@ -213,7 +213,24 @@ MAKERS = {
     "OLLGC": lambda k=None: OLLGC(mu=0.1),
     "SSLGC": lambda k=None: SSLGC(mu=0.1, kappa=0.4),
     "SSLGC-v": lambda k=None: SSLGC(mu=1.0, kappa=0.6, include_current=False),
+    "RandomSampling-seeded": lambda k=None: RandomSampling(p=0.6, seed=11),  # every learner: default_rng(11)
 }
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 1.0])
+def test_stacked_random_sampling_equals_k_separate_learners(problems, p):
+    """Stacked (Python or compiled): learner k's coins come from the k-th seed, as for K separate learners."""
+    for i, (M, _, y) in enumerate(problems):
+        sep = run(OneVsRest(lambda: RandomSampling(p=p), stacked=False), M, y, seed=i)
+        for compiled in (False, True):
+            ovr = OneVsRest(lambda: RandomSampling(p=p), compiled=compiled)
+            tr = run(ovr, M, y, seed=i)
+            assert ovr.stack is not None and ovr.learners is None
+            assert_same_trace(tr, sep, rtol=1e-12)
+            for key in ("binary_predictions", "binary_queried"):
+                np.testing.assert_array_equal(tr.records[key], sep.records[key])
+        if 0 < p < 1:
+            assert 0 < tr.n_queried < len(y)
 
 
 @pytest.mark.parametrize("name", sorted(MAKERS))
@@ -389,7 +406,13 @@ def test_only_exact_types_are_stacked():
     M = np.random.default_rng(0).standard_normal((3, 30))
     y = np.arange(30) % 3
     assert OLLGC().one_vs_rest() is not None and Shifted().one_vs_rest() is None
-    assert GPA().one_vs_rest() is not None and RandomSampling(p=0.5).one_vs_rest() is None
+    assert GPA().one_vs_rest() is not None and RandomSampling(p=0.5).one_vs_rest() is not None
+
+    class Rounded(RandomSampling):  # another coin rule: never stacked as plain RandomSampling
+        def wants_label(self, x, t, info):
+            return t % 2 == 0
+
+    assert Rounded(p=0.5).one_vs_rest() is None
     ovr = OneVsRest(Shifted)
     tr = run(ovr, M, y)
     assert ovr.stack is None and len(ovr.learners) == 3

@@ -134,7 +134,8 @@ def test_push_backends_identical(rng):
     pytest.importorskip("numba")
     S = random_connected_graph(rng, 80, p=0.05)
     py, nb = Pusher(S, backend="python"), Pusher(S, backend="numba")
-    assert not nb._node[:, :2].any() and not nb._node[:, 3].any()  # the warm-up call left no trace
+    # the warm-up call left no trace
+    assert not nb._rt[:, 0].any() and not nb._x.any() and not nb._state.any()
     for s, alpha, eps in [(0, 0.1, 1e-4), (5, 0.5, 1e-2), (79, 0.02, 1e-6), (0, 0.1, 1e-4)]:
         n1, x1 = py(s, alpha, eps)
         n2, x2 = nb(s, alpha, eps)  # scratch space reused: repeated calls stay identical
@@ -144,7 +145,102 @@ def test_push_backends_identical(rng):
     y = smooth_labels(S, rng, 3)
     t1 = run(Relaxation(S, beta=8.0, kernel="push", push_backend="python"), node_ids(n), y, seed=2)
     t2 = run(Relaxation(S, beta=8.0, kernel="push", push_backend="numba"), node_ids(n), y, seed=2)
-    np.testing.assert_array_equal(t1.scores, t2.scores)
+    np.testing.assert_array_equal(t1.predictions, t2.predictions)  # numba: the compiled pass (below)
+    np.testing.assert_allclose(t1.scores, t2.scores, rtol=1e-12, atol=1e-15)
+
+
+def test_push_from_a_hub_pushes_the_source_first(rng):
+    """A source with ε d_s > 1 is pushed anyway: x_s ≥ α, not the zero vector (and K_ss > 0)."""
+    n = 60
+    S = sp.lil_matrix((n, n))
+    S[0, 1:] = 1.0  # star: the hub has degree 59
+    S[1:, 0] = 1.0
+    S = S.tocsr()
+    for backend in ("python", "numba"):
+        nodes, x = Pusher(S, backend=backend)(0, 0.2, 0.05)  # ε d_0 = 2.95 > 1 = r_0
+        assert nodes.tolist() == [0] and x[0] == pytest.approx(0.2)
+    learner = Relaxation(S, beta=5.0, kernel="push", eps=0.05)
+    learner.reset(1, 2, np.random.default_rng(0))
+    kuu = learner.predict(np.array([0.0]))[1]["kuu"]
+    assert kuu == pytest.approx(2 * n * learner.alpha)  # 2n x_0 with x_0 = α
+
+
+def _per_round(learner):
+    """``learner`` with its compiled pass switched off: ``run`` plays it round by round in Python."""
+    learner.compiled_pass = lambda *args, **kwargs: None
+    return learner
+
+
+@pytest.mark.parametrize("rule", ["every", "margin", "random"])
+def test_compiled_pass_equals_the_rounds_in_python(rng, rule, monkeypatch):
+    """Same predictions, queries, coins, records and state; scores and v to the last bits (v's sum order)."""
+    pytest.importorskip("numba")
+    from graphsel_lib.online import MarginSampling, RandomQueries, relaxation_loop
+
+    calls = []
+    compiled = relaxation_loop.relaxation_rounds
+    monkeypatch.setattr(
+        relaxation_loop, "relaxation_rounds", lambda *a: calls.append(a[20:22]) or compiled(*a)
+    )
+
+    n = 150
+    S = random_connected_graph(rng, n, p=0.04)
+    S = S.multiply(sp.triu(rng.uniform(0.5, 2.0, (n, n)), 1)).tocsr()  # weighted: the push reads S_ij
+    S = (S + S.T).tocsr()
+    y = smooth_labels(S, rng, 4)
+
+    def make():
+        base = Relaxation(S, beta=0.1 * n, kernel="push", eps=1e-5)
+        return {
+            "every": base,
+            "margin": MarginSampling(base, b=0.05, seed=1),
+            "random": RandomQueries(base, p=0.4),
+        }[rule]
+
+    keys = ("psi", "v", "kuu", "node", "support") + {
+        "every": ("loss",),
+        "margin": ("margin", "prob"),
+        "random": (),
+    }[rule]
+    fast, slow = make(), _per_round(make())
+    a = run(fast, node_ids(n), y, seed=4, record=keys)
+    assert calls and calls[-1][1] == n  # the fast pass ran compiled, to the last round
+    del calls[:]
+    b = run(slow, node_ids(n), y, seed=4, record=keys)
+    assert not calls
+    np.testing.assert_array_equal(a.predictions, b.predictions)
+    np.testing.assert_array_equal(a.queried, b.queried)
+    assert 0 < a.n_queried <= n and (rule == "every") == (a.n_queried == n)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-12, atol=1e-15)
+    for k in keys:
+        np.testing.assert_allclose(a.records[k], b.records[k], rtol=1e-11, atol=1e-14, err_msg=k)
+    inner_a, inner_b = getattr(fast, "learner", fast), getattr(slow, "learner", slow)
+    np.testing.assert_allclose(inner_a.G, inner_b.G, atol=1e-14)
+    assert inner_a.a == pytest.approx(inner_b.a, rel=1e-12) and inner_a.tau == pytest.approx(
+        inner_b.tau, rel=1e-12
+    )
+    np.testing.assert_array_equal(inner_a._seen, inner_b._seen)
+    if rule != "every":  # the coin's generator advanced alike
+        assert fast.rng.random() == slow.rng.random()
+
+
+def test_compiled_pass_declines_what_it_cannot_play(rng):
+    pytest.importorskip("numba")
+    n = 40
+    S = random_connected_graph(rng, n, p=0.1)
+    y = smooth_labels(S, rng, 3)
+    learner = Relaxation(S, beta=4.0, kernel="push")
+    learner.reset(1, 3, np.random.default_rng(0))
+    X, order = node_ids(n).T, np.arange(n)
+    assert learner.pass_releases_gil
+    assert learner.compiled_pass(X, order, y, ("loss", "margin")) is None  # no margin without the rule
+    assert learner.compiled_pass(X + 1, order, y, ()) is None  # not node ids: run's Python path raises
+    python = Relaxation(S, beta=4.0, kernel="push", push_backend="python")
+    python.reset(1, 3, np.random.default_rng(0))
+    assert not python.pass_releases_gil and python.compiled_pass(X, order, y, ()) is None
+    exact = Relaxation(S, beta=4.0)
+    exact.reset(1, 3, np.random.default_rng(0))
+    assert exact.compiled_pass(X, order, y, ()) is None
 
 
 # --------------------------------------------------------------------------- learner vs twin

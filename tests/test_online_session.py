@@ -72,12 +72,19 @@ def answer(session, truth, stop=None):
     return session
 
 
-def assert_same_as_run(st, rt):
-    """A session trace equals run's: all rounds for order/predictions/scores/queried, told rounds for labels."""
+def assert_same_as_run(st, rt, rounding=False):
+    """A session trace equals run's: all rounds for order/predictions/scores/queried, told rounds for labels.
+
+    ``rounding``: run played the pass compiled, the session the Python rounds, so
+    scores and float records agree to the last bits only (decisions exactly).
+    """
     assert isinstance(st, Trace)
     assert st.n_rounds == rt.n_rounds
     for key in ("order", "predictions", "scores", "queried"):
-        np.testing.assert_array_equal(getattr(st, key), getattr(rt, key), err_msg=key)
+        if rounding and key == "scores":
+            np.testing.assert_allclose(st.scores, rt.scores, rtol=1e-10, atol=1e-13)
+        else:
+            np.testing.assert_array_equal(getattr(st, key), getattr(rt, key), err_msg=key)
         assert getattr(st, key).dtype == getattr(rt, key).dtype, key
     q = rt.queried
     np.testing.assert_array_equal(st.labels[q], rt.labels[q])
@@ -85,7 +92,10 @@ def assert_same_as_run(st, rt):
     assert np.all(st.labels[~q] == UNKNOWN) and not st.mistakes[~q].any()
     assert st.records.keys() == rt.records.keys()
     for key in rt.records:
-        np.testing.assert_array_equal(st.records[key], rt.records[key], err_msg=key)
+        if rounding and rt.records[key].dtype.kind == "f":
+            np.testing.assert_allclose(st.records[key], rt.records[key], rtol=1e-10, atol=1e-13, err_msg=key)
+        else:
+            np.testing.assert_array_equal(st.records[key], rt.records[key], err_msg=key)
     assert st.learner == rt.learner
     assert st.elapsed.shape == (st.n_rounds,) and np.all(np.diff(st.elapsed) >= 0)
 
@@ -108,7 +118,11 @@ def test_session_told_the_truth_equals_run(graph, name, seed):
     make, features, labels, K = setup(graph, name)
     session = answer(Session(make(), features, seed=seed, n_classes=K), labels)
     assert session.done and session.question is None
-    assert_same_as_run(session.trace, ol.run(make(), features, labels, seed=seed))
+    learner = make()
+    trace = ol.run(learner, features, labels, seed=seed)
+    # the stacked one-vs-rest learners share their compiled rounds with the session: bit for bit
+    rounding = bool(getattr(learner, "pass_releases_gil", False)) and name != "OneVsRest-stacked"
+    assert_same_as_run(session.trace, trace, rounding=rounding)
 
 
 def test_every_exported_learner_is_covered():
@@ -129,7 +143,9 @@ def test_given_order_rounds_and_record(graph):
     session = answer(Session(make(), features, order, 4, n_classes=K, rounds=12, record=("prob",)), labels)
     assert session.done and session.n_rounds == 12
     full = ol.run(make(), features, labels, order, 4, record=("prob",))
-    assert_same_as_run(session.trace, ol.run(make(), features, labels, order, 4, rounds=12, record=("prob",)))
+    assert_same_as_run(
+        session.trace, ol.run(make(), features, labels, order, 4, rounds=12, record=("prob",)), rounding=True
+    )
     np.testing.assert_array_equal(session.trace.predictions, full.predictions[:12])
 
 

@@ -31,8 +31,13 @@ Modules by family: ``perceptron`` (GPA, RandomSampling), ``ollgc_sslgc``,
 ``cmog_msg``, ``bbq_dgs`` (query-rule baselines), ``one_vs_rest``,
 ``query_wrappers`` (MarginSampling, RandomQueries), ``relaxation`` with its
 local ``push``; ``ridge_state`` is the shared second-order core and
-``scores`` the shared score helpers. Naive twins (the pseudo-code, solved
-from scratch every round) mirror them in :mod:`graphsel_lib.online.reference`.
+``scores`` the shared score helpers. Compiled loops (numba), in which
+:func:`run` plays a whole pass with the GIL released: ``stacked_loop``
+(one-vs-rest GPA, RandomSampling, OLLGC, SSLGC), ``multiclass_loop`` (CMOG,
+MSG, BBQ, BBQ_ε, DGS) and ``relaxation_loop`` (the push and the relaxation
+learner's rounds, with or without a query wrapper). Naive twins (the
+pseudo-code, solved from scratch every round) mirror the learners in
+:mod:`graphsel_lib.online.reference`.
 """
 
 from . import reference

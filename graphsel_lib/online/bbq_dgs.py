@@ -66,6 +66,9 @@ class BBQ(_OneHotRidge):
     ``info``: ``score`` (``W_{t-1}ᵀ m_t``), ``u``, ``v``, ``r``, ``threshold``.
     """
 
+    _compiled_rule = "BBQ_RULE"
+    _compiled_keys = frozenset({"score", "v", "r", "threshold"})
+
     def __init__(self, *, gamma=1.0, kappa=0.4):
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.gamma = check_positive(gamma, "gamma")
@@ -119,6 +122,9 @@ class BBQEps(_OneHotRidge):
     ``info``: ``score``, ``u``, ``v``, ``r``, ``s``, ``q``, ``bound``
     (``sqrt(2 ln(t(t+1)/(2δ)))``).
     """
+
+    _compiled_rule = "BBQEPS_RULE"
+    _compiled_keys = frozenset({"score", "v", "r", "s", "q", "bound"})
 
     def __init__(self, *, gamma=1.0, eps, delta=0.1):
         self.eps = check_positive(eps, "eps")
@@ -178,6 +184,9 @@ class DGS(_OneHotRidge):
 
     ``info``: ``score`` (``p``), ``u``, ``v``, ``theta``, ``margin`` (``Δ̂_t``).
     """
+
+    _compiled_rule = "DGS_RULE"
+    _compiled_keys = frozenset({"score", "v", "theta", "margin"})
 
     def __init__(self, *, gamma=1.0, delta=0.1):
         self.delta = check_probability(delta, "delta", low_open=True, high_open=True)

@@ -105,6 +105,8 @@ class CMOG(SharedRidge):
     [0, 0, 1, 0]
     """
 
+    _compiled_rule = "CMOG_RULE"
+
     def __init__(self, *, gamma=1.0, targets="definition1", conservative=True):
         self.gamma = check_positive(gamma, "gamma")
         self.targets = _check_targets(targets)
@@ -175,6 +177,9 @@ class MSG(CMOG):
     ``theta`` (``Θ_t``), and from ``wants_label`` ``aggressive`` (``Θ_t < 0``)
     and ``prob`` (the query probability, 1 when aggressive).
     """
+
+    _compiled_rule = "MSG_RULE"
+    _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
 
     def __init__(self, *, gamma=1.0, h, targets="definition1", aggressive=True, seed=None):
         super().__init__(gamma=gamma, targets=targets)

@@ -165,10 +165,3 @@ class RidgeOneVsRest(StackedOneVsRest):
             if queried[k] and labels[k] != z:
                 u, v = (None, None) if uv is None else uv[k]
                 self.states[k].update(x, z, u, v)
-
-    def compiled_form(self):
-        try:
-            from .stacked_loop import CompiledRidgeOneVsRest
-        except ImportError:  # numba missing or broken
-            return None
-        return CompiledRidgeOneVsRest(self.binary)

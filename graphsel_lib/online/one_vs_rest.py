@@ -45,8 +45,15 @@ class StackedOneVsRest:
         return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
     def compiled_form(self):
-        """The same K learners compiled by numba (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
-        return None
+        """The same K learners compiled by numba (:mod:`~graphsel_lib.online.stacked_loop`), or None.
+
+        None when this stacked form has no compiled twin or numba cannot be imported.
+        """
+        try:
+            from .stacked_loop import compiled_twin
+        except ImportError:  # numba missing or broken
+            return None
+        return compiled_twin(self)
 
 
 class OneVsRest(Params):
@@ -61,8 +68,8 @@ class OneVsRest(Params):
 
     stacked : bool, default True
         If the K learners are identical (same type and ``repr``) and
-        ``one_vs_rest()`` returns a stacked form (GPA, OLLGC, SSLGC; not the
-        randomised RandomSampling), run that, which computes the K scores
+        ``one_vs_rest()`` returns a stacked form (GPA, RandomSampling, OLLGC,
+        SSLGC; not their subclasses), run that, which computes the K scores
         as one product ``W m_t`` and is equal round by round to K separate
         learners (tested). False always runs K separate learners.
     compiled : bool, default True
@@ -156,6 +163,11 @@ class OneVsRest(Params):
 
     def update(self, x, y, label, info):
         self._update(x, y, label, info)
+
+    @property
+    def pass_releases_gil(self):
+        """True after ``reset`` if the pass runs in compiled code without the GIL (threads can share a process)."""
+        return bool(getattr(getattr(self, "stack", None), "pass_releases_gil", False))
 
     def compiled_pass(self, X, order, y, keys, progress=None):
         """The whole pass in the compiled stacked learner's loop (see :mod:`~graphsel_lib.online.protocol`), or None."""

@@ -20,7 +20,7 @@ from ._params import Params
 from .one_vs_rest import StackedOneVsRest
 from .protocol import learner_rng
 
-__all__ = ["GPA", "GPAOneVsRest", "RandomSampling"]
+__all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "RandomSamplingOneVsRest"]
 
 
 class GPA(Params):
@@ -86,13 +86,6 @@ class GPAOneVsRest(StackedOneVsRest):
             if labels[k] != z:
                 self._rows[k] += z * x
 
-    def compiled_form(self):
-        try:
-            from .stacked_loop import CompiledGPAOneVsRest
-        except ImportError:  # numba missing or broken
-            return None
-        return CompiledGPAOneVsRest()
-
 
 class RandomSampling(GPA):
     """GPA that queries each label independently with probability ``p`` (gu2013 Sec. 6.6).
@@ -120,3 +113,38 @@ class RandomSampling(GPA):
 
     def wants_label(self, x, t, info):
         return self.rng.random() < self.p
+
+    def one_vs_rest(self):
+        """K copies as one stacked learner with K coins (used by :class:`OneVsRest`); None for subclasses."""
+        return RandomSamplingOneVsRest(self) if type(self) is RandomSampling else None
+
+
+class RandomSamplingOneVsRest(GPAOneVsRest):
+    """K class-vs-rest :class:`RandomSampling` learners run together: ``W`` (K, d), one coin per learner.
+
+    Learner k draws its coin from its own generator, made as
+    :class:`~graphsel_lib.online.OneVsRest` makes it for K separate learners
+    (the k-th of K seeds drawn from the generator of ``reset``, or the
+    learners' common ``seed``), so the two are equal round by round (tested).
+    Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
+    """
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def reset(self, d, n_classes, rng):
+        super().reset(d, n_classes, rng)
+        seeds = rng.integers(0, 2**63 - 1, size=int(n_classes), dtype=np.int64)
+        self.rngs = [learner_rng(self.binary.seed, np.random.default_rng(int(s))) for s in seeds]
+
+    def wants_label(self, x, t, info):
+        p = self.binary.p
+        info["binary_queried"] = queried = tuple([r.random() < p for r in self.rngs])
+        return any(queried)
+
+    def update(self, x, y, label, info):
+        labels, queried = info["binary_predictions"], info["binary_queried"]
+        for k in self._classes:
+            z = 1 if k == y else -1
+            if queried[k] and labels[k] != z:
+                self._rows[k] += z * x

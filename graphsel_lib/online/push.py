@@ -17,7 +17,9 @@ With ``2nβ / ((n + β) α) = 2n``::
 :func:`ppr_push` approximates ``Π[:, u]`` by the local "forward push"
 (Andersen, Chung, Lang 2006): a residual ``r = e_u`` is pushed from any node
 ``i`` with ``r_i ≥ ε d_i`` (``x_i += α r_i``, each neighbour ``j`` gets
-``(1−α) r_i S_ij / d_i``, ``r_i = 0``) in FIFO order until no node qualifies.
+``(1−α) r_i S_ij / d_i``, ``r_i = 0``) in FIFO order until no node qualifies;
+the source itself is pushed first whatever its degree (so ``x_u ≥ α`` even for
+a hub with ``ε d_u > 1``, which the rule alone would leave at ``x = 0``).
 The invariant ``Π[:, u] = x + Π r`` gives ``0 ≤ Π[:, u] − x ≤ Π r`` entrywise
 and ``‖Π[:, u] − x‖₁ = ‖r‖₁ < ε vol(S)``; the work is ``O(1/(α ε))``, independent
 of ``n``. :func:`push_kernel_column` returns the scaled column.
@@ -61,70 +63,11 @@ def _numba_available():
     return True
 
 
-_NUMBA_PUSH = None
-
-
 def _numba_push():
-    """The push loop compiled by numba (optional accelerator; same operations in the same order)."""
-    global _NUMBA_PUSH
-    if _NUMBA_PUSH is None:
-        import numba
+    """The push loop compiled by numba (:func:`~graphsel_lib.online.relaxation_loop.push`; same operations in the same order)."""
+    from .relaxation_loop import push
 
-        @numba.njit(cache=True)
-        def push(indptr, indices, data, alpha, eps, s, node, queue, touched, vals):
-            # node[v] = (r_v, x_v, d_v, queued_v): one cache line per neighbour visited
-            n = node.shape[0]
-            keep = 1.0 - alpha
-            node[s, 0] = 1.0
-            touched[0] = s
-            nt = 1
-            queue[0] = s
-            node[s, 3] = 1.0
-            head = 0
-            size = 1
-            while size > 0:
-                u = queue[head]
-                head = head + 1
-                if head == n:
-                    head = 0
-                size -= 1
-                node[u, 3] = 0.0
-                ru = node[u, 0]
-                du = node[u, 2]
-                if ru < eps * du:
-                    continue
-                node[u, 1] += alpha * ru
-                node[u, 0] = 0.0
-                share = keep * ru / du
-                for k in range(indptr[u], indptr[u + 1]):
-                    v = indices[k]
-                    rv = node[v, 0]
-                    if rv == 0.0 and node[v, 1] == 0.0:
-                        touched[nt] = v
-                        nt += 1
-                    rv = rv + share * data[k]
-                    node[v, 0] = rv
-                    if node[v, 3] == 0.0 and rv >= eps * node[v, 2]:
-                        tail = head + size
-                        if tail >= n:
-                            tail -= n
-                        queue[tail] = v
-                        size += 1
-                        node[v, 3] = 1.0
-            # collect the pushed nodes (x > 0) and reset the scratch where it was touched
-            k = 0
-            for i in range(nt):
-                v = touched[i]
-                if node[v, 1] != 0.0:
-                    touched[k] = v
-                    vals[k] = node[v, 1]
-                    k += 1
-                node[v, 0] = 0.0
-                node[v, 1] = 0.0
-            return k
-
-        _NUMBA_PUSH = push
-    return _NUMBA_PUSH
+    return push
 
 
 class Pusher:
@@ -134,7 +77,9 @@ class Pusher:
     the approximate PPR vector ``x ≈ Π[:, s]`` (``nodes`` sorted). A node ``i``
     is pushed while ``r_i ≥ ε d_i``: ``x_i += α r_i``, every neighbour ``j`` gets
     ``(1 − α) r_i S_ij / d_i``, ``r_i = 0``; a node enters the queue when its
-    residual reaches its threshold and is not queued already.
+    residual reaches its threshold and is not queued already. The source is
+    pushed first whatever its degree (a hub with ``ε d_s > 1`` would otherwise
+    get the zero vector, and the relaxation learner ``K_ss = 0``); so ``x_s ≥ α``.
 
     ``backend="python"`` runs the loop on Python lists (no dependency);
     ``"numba"`` runs the same operations in the same order compiled by numba
@@ -163,21 +108,38 @@ class Pusher:
         else:
             # 32-bit node ids where they fit: half the memory traffic of a hub's neighbour list
             ids = np.int32 if n < 2**31 else np.int64
-            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), S.data.astype(np.float64))
-            # per node (residual, estimate, degree, queued) side by side: a push reads all four of a
-            # neighbour, and on a large graph each separate array would cost a cache miss of its own
-            self._node = np.zeros((n, 4))
-            self._node[:, 2] = deg
+            data = S.data.astype(np.float64)
+            unit = bool(np.all(data == 1.0))  # unweighted: the push never reads the weights
+            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), data, unit, deg.astype(np.float64))
+            # what a push reads of a neighbour, side by side: (residual, ε · degree), 16 bytes a node;
+            # on a large graph each separate array would cost a cache miss of its own
+            self._rt = np.zeros((n, 2))
+            self._eps = None  # the ε of the thresholds in self._rt[:, 1]
+            self._state = np.zeros(n, dtype=np.uint8)  # 0 untouched, 1 touched, 2 queued
+            self._x = np.zeros(n)
             self._queue = np.zeros(n, dtype=ids)
             self._touched = np.zeros(n, dtype=ids)
             self._vals = np.zeros(n)
-            # compile the loop (or load it from numba's on-disk cache) now, not in the first timed
-            # call: with ε = ∞ the source is never pushed and the scratch is left as it was
-            self(0, 0.5, np.inf)
+            # compile the loop (or load it from numba's on-disk cache) now, not in the first timed call
+            self(0, 0.5, 1e-4)
+
+    def kernel_args(self, eps):
+        """The graph and scratch arrays of the compiled push with tolerance ``eps`` (numba backend).
+
+        ``(indptr, indices, data, unit, deg, rt, state, x, queue, touched, vals)``
+        in the order of :func:`~graphsel_lib.online.relaxation_loop.push`'s arguments.
+        """
+        if self.backend != "numba":
+            raise ValueError("only the numba backend has compiled-kernel arrays")
+        if eps != self._eps:  # thresholds ε d_v, computed as the Python path compares them
+            self._rt[:, 1] = eps * self.deg
+            self._eps = eps
+        return (*self._csr, self._rt, self._state, self._x, self._queue, self._touched, self._vals)
 
     def __call__(self, s, alpha, eps):
         if self.backend == "numba":
-            k = _numba_push()(*self._csr, alpha, eps, s, self._node, self._queue, self._touched, self._vals)
+            graph = self.kernel_args(eps)
+            k = _numba_push()(*graph[:5], alpha, eps, s, *graph[5:])
             order = np.argsort(self._touched[:k], kind="stable")
             return self._touched[:k][order].astype(np.int64), self._vals[:k][order]
         return self._python(s, alpha, eps)
@@ -191,13 +153,15 @@ class Pusher:
         queue = deque([s])
         inq[s] = True
         pop, append, touch = queue.popleft, queue.append, touched.append
+        first = True
         while queue:
             u = pop()
             inq[u] = False
             ru = r[u]
             du = deg[u]
-            if ru < eps * du:
+            if ru < eps * du and not first:
                 continue
+            first = False
             x[u] += alpha * ru
             r[u] = 0.0
             share = keep * ru / du
@@ -224,8 +188,8 @@ class Pusher:
 def ppr_push(S, s, alpha, eps, *, backend="auto"):
     """Approximate personalised PageRank ``Π[:, s] = α (I − (1−α) S D^{-1})^{-1} e_s`` by forward push.
 
-    Andersen–Chung–Lang push in FIFO order: push every node ``i`` with residual
-    ``r_i ≥ ε d_i``; on return ``0 ≤ Π[:, s] − x`` and ``‖Π[:, s] − x‖₁ < ε vol(S)``.
+    Andersen–Chung–Lang push in FIFO order: push the source, then every node
+    ``i`` with residual ``r_i ≥ ε d_i``; on return ``0 ≤ Π[:, s] − x`` and ``‖Π[:, s] − x‖₁ < ε vol(S)``.
     Work ``O(1/(α ε))``, independent of the number of nodes.
 
     Parameters

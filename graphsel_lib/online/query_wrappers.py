@@ -56,6 +56,24 @@ class _QueryRule(Params):
     def update(self, x, y, label, info):
         self.learner.update(x, y, label, info)
 
+    # the whole pass compiled, when the wrapped learner can play this rule (the relaxation learner's push kernel)
+    _rule, _param = None, None
+
+    @property
+    def pass_releases_gil(self):
+        return self._compiled() and bool(getattr(self.learner, "pass_releases_gil", False))
+
+    def _compiled(self):
+        return self._rule in getattr(self.learner, "compiled_query_rules", ())
+
+    def compiled_pass(self, X, order, y, keys, progress=None):
+        """The wrapped learner's compiled pass with this rule and coin (same draws, same order), or None."""
+        if not self._compiled():
+            return None
+        return self.learner.compiled_pass(
+            X, order, y, keys, progress, query=(self._rule, getattr(self, self._param), self.rng)
+        )
+
 
 class MarginSampling(_QueryRule):
     """Query with probability ``b / (b + Δ_t)``, Δ_t the top-two score margin (Cesa-Bianchi et al. 2006).
@@ -72,6 +90,8 @@ class MarginSampling(_QueryRule):
 
     ``info`` gains ``"margin"`` (Δ_t) and ``"prob"`` (the query probability).
     """
+
+    _rule, _param = "margin", "b"
 
     def __init__(self, learner, *, b, seed=None):
         super().__init__(learner, seed)
@@ -96,6 +116,8 @@ class RandomQueries(_QueryRule):
     seed : int, optional
         As for :class:`MarginSampling`.
     """
+
+    _rule, _param = "random", "p"
 
     def __init__(self, learner, *, p, seed=None):
         super().__init__(learner, seed)

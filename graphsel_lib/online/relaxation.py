@@ -383,7 +383,7 @@ class Relaxation(Params):
             size = nodes.size
             vals *= (2.0 * self.n * self._sqrt_deg[u]) / self._sqrt_deg[nodes]
             v = vals @ self.G[nodes]
-            kuu = float(vals[np.searchsorted(nodes, u)])  # = 2n x_u (x_u ≥ α: u is pushed first)
+            kuu = float(vals[np.searchsorted(nodes, u)])  # = 2n x_u (x_u ≥ α: the source is always pushed)
         denom = self.a + self.n_classes * self.tau
         psi = -v / math.sqrt(denom) if denom > 0 else np.zeros(self.n_classes)
         q = project_simplex(psi)
@@ -391,6 +391,67 @@ class Relaxation(Params):
 
     def wants_label(self, x, t, info):
         return True
+
+    # --- the whole pass compiled (run, and the query wrappers around this learner)
+    compiled_query_rules = ("every", "margin", "random")
+    _compiled_keys = frozenset({"score", "psi", "v", "kuu", "node", "support"})
+
+    @property
+    def pass_releases_gil(self):
+        """True when passes run compiled without the GIL: the push kernel on numba's backend."""
+        return self.kernel == "push" and self._pusher.backend == "numba"
+
+    def compiled_pass(self, X, order, y, keys, progress=None, *, query=("every", None, None)):
+        """Play every round of ``order`` in :func:`~graphsel_lib.online.relaxation_loop.relaxation_rounds`.
+
+        The push kernel on numba's backend only; ``query = (rule, param, rng)``
+        adds a query rule of :mod:`~graphsel_lib.online.query_wrappers`
+        (``"margin"`` with ``b``, ``"random"`` with ``p``, drawing from
+        ``rng``). Returns ``(predictions, scores, queried, elapsed, records)``
+        with the state updated as the per-round methods would, or None
+        (another kernel or backend, a key it does not record, features that
+        are not the node ids ``0..n-1``, numba missing): ``run`` then plays
+        the rounds in Python.
+        """
+        rule, param, rng = query
+        kept = self._compiled_keys | {"every": {"loss"}, "margin": {"margin", "prob"}}.get(rule, set())
+        if not (self.pass_releases_gil and set(keys) <= kept and rule in self.compiled_query_rules):
+            return None
+        if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
+            return None  # not node ids: the Python path says what is wrong
+        try:
+            from . import relaxation_loop as rl
+            from .stacked_loop import play
+        except ImportError:  # numba missing or broken
+            return None
+        order = np.asarray(order, dtype=np.intp)
+        y = np.asarray(y, dtype=np.int64)
+        T, C = order.size, self.n_classes
+        pred, queried, scores = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool), np.zeros((T, C))
+        records = {
+            "psi": np.zeros((T, C)), "v": np.zeros((T, C)), "kuu": np.zeros(T),
+            "support": np.zeros(T, dtype=np.int64), "margin": np.zeros(T), "prob": np.zeros(T), "loss": np.zeros(T),
+        }  # fmt: skip
+        out = {k: a if k in keys else a[:0] for k, a in records.items()}
+        code = {"every": rl.EVERY, "margin": rl.MARGIN, "random": rl.RANDOM}[rule]
+        param = 0.0 if param is None else float(param)
+        rng = np.random.default_rng(0) if rng is None else rng  # EVERY draws nothing
+        state = np.array([self.a, self.tau])
+        graph = self._pusher.kernel_args(self.eps)
+        two_n = 2.0 * self.n
+
+        def step(start, stop):
+            rl.relaxation_rounds(
+                *graph, self._sqrt_deg, self.alpha, self.eps, two_n, self.G, self._seen, state, order, y,
+                start, stop,
+                code, param, rng, pred, scores, queried, out["psi"], out["v"], out["kuu"], out["support"],
+                out["margin"], out["prob"], out["loss"],
+            )  # fmt: skip
+
+        elapsed = play(step, T, progress=progress)
+        self.a, self.tau = float(state[0]), float(state[1])
+        out.update(node=order.copy(), score=scores)
+        return pred, scores, queried, elapsed, {k: out[k] for k in keys}
 
     def update(self, x, y, label, info):
         loss, g = multiclass_hinge(info["psi"], y, info["score"])

@@ -95,15 +95,91 @@ class RidgeState:
         self.n_updates += 1
 
     def inverse(self):
-        """``A^{-1}`` as a full symmetric (d, d) array (a copy)."""
-        upper = np.triu(self._Ainv)
-        return upper + np.triu(upper, 1).T
+        """``A^{-1}`` as a full symmetric (d, d) array (a copy, C order)."""
+        return _full(self._Ainv)
+
+
+def _multiclass_loop():
+    """:mod:`~graphsel_lib.online.multiclass_loop` (numba), or None if numba cannot be imported."""
+    try:
+        from . import multiclass_loop
+    except ImportError:  # numba missing or broken: the learners run their Python rounds
+        return None
+    return multiclass_loop
 
 
 class SharedRidge(Params):
-    """One ``RidgeState`` with K outputs, reset per pass (base of the learners below)."""
+    """One ``RidgeState`` with K outputs, reset per pass (base of the learners below).
+
+    A learner class that names its rule in ``_compiled_rule`` (CMOG, MSG,
+    BBQ, BBQEps, DGS) has its whole pass played by
+    :func:`~graphsel_lib.online.multiclass_loop.multiclass_rounds`
+    (:meth:`compiled_pass`); a subclass that does not name one again (say, a
+    notebook's variant with another rule) keeps the Python rounds.
+    """
 
     multiclass = True
+    _compiled_rule = None  # name of the rule constant in multiclass_loop, set by each learner class
+    _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
+
+    def _rule(self):
+        """The compiled rule of exactly this class, or None (another class, numba missing)."""
+        name = type(self).__dict__.get("_compiled_rule")
+        loop = _multiclass_loop() if name else None
+        return None if loop is None else getattr(loop, name)
+
+    @property
+    def pass_releases_gil(self):
+        """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
+        return self._rule() is not None
+
+    def compiled_pass(self, X, order, y, keys, progress=None):
+        """Play every round of ``order`` compiled (:mod:`~graphsel_lib.online.multiclass_loop`), or None.
+
+        None for a subclass without its own ``_compiled_rule``, for a record key
+        the compiled pass does not keep, or without numba: ``run`` then plays the
+        rounds in Python. The state (``A^{-1}``, ``W``, BBQ_ε's ``C``, DGS's Σ,
+        the generator of MSG's coin) ends as the per-round methods leave it.
+        """
+        rule = self._rule()
+        if rule is None or not set(keys) <= self._compiled_keys:
+            return None
+        from .multiclass_loop import multiclass_rounds
+        from .stacked_loop import play
+
+        order = np.asarray(order, dtype=np.intp)
+        y = np.asarray(y, dtype=np.int64)
+        T, K = order.size, self.n_classes
+        st = self.state
+        Ainv, W = st.inverse(), np.ascontiguousarray(st.w.T)
+        C = _full(self._C) if hasattr(self, "_C") else np.zeros((0, 0))
+        acc = np.array([float(getattr(self, "sum_r", 0.0))])
+        n_updates = np.zeros(1, dtype=np.int64)
+        pred, queried, scores = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool), np.zeros((T, K))
+        names = ("v", "r", "margin", "theta", "aggressive", "prob", "threshold", "s", "q", "bound")
+        rec = {
+            k: np.zeros(T if k in keys else 0, dtype=bool if k == "aggressive" else np.float64) for k in names
+        }
+        rng = getattr(self, "rng", None) or np.random.default_rng(0)  # only MSG draws
+        args = (
+            rule, Ainv, W, C, acc, getattr(self, "targets", "onehot") == "definition1",
+            bool(getattr(self, "conservative", True)), bool(getattr(self, "aggressive", True)),
+            float(getattr(self, "h", 0.0)), float(getattr(self, "kappa", 0.0)), float(getattr(self, "eps", 0.0)),
+            float(getattr(self, "delta", 0.5)), rng, pred, scores, queried, n_updates, *(rec[k] for k in names),
+        )  # fmt: skip
+
+        def step(start, stop):
+            multiclass_rounds(X, order, y, start, stop, *args)
+
+        elapsed = play(step, T, progress=progress)
+        st._Ainv, st.w = np.asfortranarray(Ainv), np.ascontiguousarray(W.T)
+        st.n_updates += int(n_updates[0])
+        if C.size:
+            self._C = np.asfortranarray(C)
+        if hasattr(self, "sum_r"):
+            self.sum_r = float(acc[0])
+        rec["score"] = scores
+        return pred, scores, queried, elapsed, {k: rec[k] for k in keys}
 
     def reset(self, d, n_classes, rng):
         self.n_classes = int(n_classes)
@@ -122,3 +198,9 @@ class SharedRidge(Params):
         targets), whose scores are exactly 0 however the product rounds.
         """
         return (x @ self.state.w).tolist()
+
+
+def _full(upper):
+    """The full symmetric matrix whose upper triangle is ``upper``'s (C order)."""
+    U = np.triu(upper)
+    return np.ascontiguousarray(U + np.triu(U, 1).T)

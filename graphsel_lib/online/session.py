@@ -12,7 +12,12 @@ e.g. a person labelling nodes one by one::
 
 ``ask`` does the ``predict`` and ``wants_label`` of the round, ``tell`` the
 ``update`` (only when the label was asked for). Seeds, order and calls are
-those of :func:`run`, so answering with ``y[node]`` gives run's trace.
+those of :func:`run`, so answering with ``y[node]`` gives run's trace: the
+same predictions, queries, coins and mistakes. Where ``run`` plays the whole
+pass compiled (CMOG, MSG, BBQ, BBQ_ε, DGS, the relaxation learner's push
+kernel) and a session the learner's Python rounds, scores and other float
+records agree to the last bits only (sums in another order); the stacked
+one-vs-rest learners share their compiled rounds with the session, bit for bit.
 ``save``/``load`` stop and resume a session with nothing lost.
 """
 

@@ -1,4 +1,4 @@
-"""The stacked one-vs-rest learners (K class-vs-rest GPA, OLLGC or SSLGC) compiled by numba.
+"""The stacked one-vs-rest learners (K class-vs-rest GPA, RandomSampling, OLLGC or SSLGC) compiled by numba.
 
 :func:`~graphsel_lib.online.run` plays a pass one round at a time in Python,
 calling the learner's ``predict``, ``wants_label`` and ``update``. For K
@@ -12,6 +12,7 @@ true class y, ``z_k = +1 if y = k else −1``::
 
     s_k = w_k · x;   binary prediction sign(s_k) (sign(0) = +1);   ŷ = argmax_k s_k (ties: smallest k)
     GPA, OLLGC:  every learner is told the label
+    RandomSampling: learner k is told it iff its own coin U_k < p (one draw of its generator a round)
     SSLGC:       u_k = A_k^{-1} x,  v_k = x · u_k,  r_k = v_k/(1+v_k)  (or v_k),  queried_k = r_k > t^{-κ}
     learner k updates iff queried_k and sign(s_k) ≠ z_k:
         GPA:          w_k += z_k x
@@ -31,6 +32,11 @@ from the BLAS path of :class:`~graphsel_lib.online.one_vs_rest.StackedOneVsRest`
 (``OneVsRest(..., compiled=False)``) in the last bits only: predictions,
 queries and mistakes are tested equal round by round, scores to 1e-10.
 
+Threads. The chunked loops release the GIL (``nogil``): passes over
+different orders run in parallel in threads of one process
+(:func:`~graphsel_lib.experiments.evaluate` does so for a learner whose
+``pass_releases_gil`` is true), with no worker processes to start.
+
 Timing. A compiled loop cannot read the clock every round cheaply: ``run``
 reads it every :data:`CHUNK` rounds and interpolates ``elapsed`` linearly in
 between (:func:`play`).
@@ -46,14 +52,18 @@ import time
 import numba
 import numpy as np
 
-from .ollgc_sslgc import SSLGC
+from .ollgc_sslgc import SSLGC, RidgeOneVsRest
 from .one_vs_rest import StackedOneVsRest
+from .perceptron import GPAOneVsRest, RandomSamplingOneVsRest
+from .protocol import learner_rng
 
 __all__ = [
     "CHUNK",
     "CompiledGPAOneVsRest",
+    "CompiledRandomSamplingOneVsRest",
     "CompiledRidgeOneVsRest",
     "CompiledStack",
+    "compiled_twin",
     "play",
     "predict_round",
     "query_round",
@@ -93,6 +103,24 @@ def _sym_matvec(A, x, u):
         row = A[j]
         for i in range(d):
             u[i] += xj * row[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _downdate(A, u, c):
+    """``A −= c u uᵀ`` as ``c (u_i u_j)`` (Sherman–Morrison's rank-one term; keeps ``A`` exactly symmetric)."""
+    d = u.shape[0]
+    for i in range(d):
+        ui = u[i]
+        row = A[i]
+        for j in range(d):
+            row[j] -= c * (ui * u[j])
+
+
+@numba.njit(cache=True, inline="always")
+def put(record, t, value):
+    """``record[t] = value`` unless the record is not kept (length 0)."""
+    if record.shape[0] > 0:
+        record[t] = value
 
 
 @numba.njit(cache=True)
@@ -152,27 +180,33 @@ def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
         a = c * (z - _dot(w, x))
         for i in range(d):
             w[i] += a * u[i]
-        A = Ainv[k]
-        for i in range(d):
-            ui = u[i]
-            row = A[i]
-            for j in range(d):
-                row[j] -= c * (ui * u[j])
+        _downdate(Ainv[k], u, c)
 
 
-@numba.njit(cache=True)
-def gpa_rounds(X, order, y, start, stop, W, pred, scores, bpred, bquery, queried, n_updates):
-    """Rounds ``start..stop-1`` of K class-vs-rest graph perceptrons (every label told)."""
+@numba.njit(cache=True, nogil=True)
+def gpa_rounds(X, order, y, start, stop, W, coins, p, pred, scores, bpred, bquery, queried, n_updates):
+    """Rounds ``start..stop-1`` of K class-vs-rest graph perceptrons.
+
+    Every label is told, or, with ``coins`` of shape (T, K) (random sampling),
+    learner k is told the label of round t iff ``coins[t, k] < p``.
+    """
     no_A, no_U, no_V = np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros(0)
     for t in range(start, stop):
         x = X[order[t]]
         pred[t] = predict_round(W, x, scores[t], bpred[t])
-        bquery[t, :] = True
-        queried[t] = True
+        if coins.shape[0] > 0:
+            anyq = False
+            for k in range(W.shape[0]):
+                bquery[t, k] = coins[t, k] < p
+                anyq = anyq or bquery[t, k]
+            queried[t] = anyq
+        else:
+            bquery[t, :] = True
+            queried[t] = True
         update_round(_GPA, W, no_A, x, y[t], bpred[t], bquery[t], False, no_U, no_V, n_updates)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def ridge_rounds(
     X, order, y, start, stop, W, Ainv, selective, kappa, include_current,
     pred, scores, bpred, bquery, queried, r, threshold, U, V, n_updates,
@@ -229,6 +263,9 @@ class CompiledStack(StackedOneVsRest):
 
     rule = _GPA
     selective = False
+    coins = False  # random sampling: one coin per learner and round (self.rngs, self.p)
+    p = 1.0
+    pass_releases_gil = True  # compiled_pass runs in gpa_rounds / ridge_rounds, compiled with nogil
     kappa = 0.0
     include_current = True
 
@@ -254,7 +291,10 @@ class CompiledStack(StackedOneVsRest):
     def wants_label(self, x, t, info):
         K = self.W.shape[0]
         q = np.ones(K, dtype=bool)
-        if self.selective:
+        if self.coins:
+            q[:] = [r.random() < self.p for r in self.rngs]
+            anyq = bool(q.any())
+        elif self.selective:
             r = np.empty(K)
             anyq, thr = query_round(self.Ainv, x, t, self.kappa, self.include_current, self._U, self._V, r, q)
             info["r"], info["threshold"] = r.tolist(), thr
@@ -291,11 +331,15 @@ class CompiledStack(StackedOneVsRest):
         )
         r, threshold = np.zeros((T if self.selective else 0, K)), np.zeros(T)
 
+        # random sampling: learner k's T coins drawn at once from its generator, as T single draws would be
+        coins = np.stack([r.random(T) for r in self.rngs], axis=1) if self.coins else np.zeros((0, K))
+
         def step(start, stop):
             if self.rule == _GPA:
                 gpa_rounds(
-                    X, order, y, start, stop, self.W, pred, scores, bpred, bquery, queried, self.n_updates
-                )
+                    X, order, y, start, stop, self.W, coins, self.p, pred, scores, bpred, bquery, queried,
+                    self.n_updates,
+                )  # fmt: skip
             else:
                 ridge_rounds(
                     X, order, y, start, stop, self.W, self.Ainv, self.selective, self.kappa,
@@ -312,6 +356,24 @@ class CompiledStack(StackedOneVsRest):
 
 class CompiledGPAOneVsRest(CompiledStack):
     """K class-vs-rest GPAs, compiled (:class:`~graphsel_lib.online.perceptron.GPAOneVsRest`'s rules)."""
+
+
+class CompiledRandomSamplingOneVsRest(CompiledStack):
+    """K class-vs-rest random-sampling GPAs, compiled (:class:`~graphsel_lib.online.perceptron.RandomSamplingOneVsRest`'s rules).
+
+    ``rngs[k]`` is learner k's generator, made as the stacked form makes it.
+    """
+
+    coins = True
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.p = float(binary.p)
+
+    def reset(self, d, n_classes, rng):
+        super().reset(d, n_classes, rng)
+        seeds = rng.integers(0, 2**63 - 1, size=int(n_classes), dtype=np.int64)
+        self.rngs = [learner_rng(self.binary.seed, np.random.default_rng(int(s))) for s in seeds]
 
 
 class CompiledRidgeOneVsRest(CompiledStack):
@@ -333,3 +395,14 @@ class CompiledRidgeOneVsRest(CompiledStack):
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
         self.Ainv = np.broadcast_to(np.eye(d) / self.binary.mu, (self.W.shape[0], d, d)).copy()
+
+
+def compiled_twin(stack):
+    """The compiled twin of a stacked one-vs-rest learner (GPA, OLLGC, SSLGC), or None if it has none."""
+    if type(stack) is GPAOneVsRest:
+        return CompiledGPAOneVsRest()
+    if type(stack) is RandomSamplingOneVsRest:
+        return CompiledRandomSamplingOneVsRest(stack.binary)
+    if type(stack) is RidgeOneVsRest:
+        return CompiledRidgeOneVsRest(stack.binary)
+    return None
