@@ -110,13 +110,13 @@ class Pusher:
             ids = np.int32 if n < 2**31 else np.int64
             data = S.data.astype(np.float64)
             unit = bool(np.all(data == 1.0))  # unweighted: the push never reads the weights
-            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), data, unit, deg.astype(np.float64))
-            # what a push reads of a neighbour, side by side: (residual, ε · degree), 16 bytes a node;
-            # on a large graph each separate array would cost a cache miss of its own
-            self._rt = np.zeros((n, 2))
-            self._eps = None  # the ε of the thresholds in self._rt[:, 1]
+            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), data, unit)
+            # what a push reads and writes of a node, side by side: (residual, ε · degree, estimate,
+            # degree), 32 bytes; on a large graph each separate array costs a cache miss of its own
+            self._rec = np.zeros((n, 4))
+            self._rec[:, 3] = deg
+            self._eps = None  # the ε of the thresholds in self._rec[:, 1]
             self._state = np.zeros(n, dtype=np.uint8)  # 0 untouched, 1 touched, 2 queued
-            self._x = np.zeros(n)
             self._queue = np.zeros(n, dtype=ids)
             self._touched = np.zeros(n, dtype=ids)
             self._vals = np.zeros(n)
@@ -126,20 +126,21 @@ class Pusher:
     def kernel_args(self, eps):
         """The graph and scratch arrays of the compiled push with tolerance ``eps`` (numba backend).
 
-        ``(indptr, indices, data, unit, deg, rt, state, x, queue, touched, vals)``
-        in the order of :func:`~graphsel_lib.online.relaxation_loop.push`'s arguments.
+        ``(indptr, indices, data, unit, rec, state, queue, touched, vals)``
+        in the order of :func:`~graphsel_lib.online.relaxation_loop.push`'s arguments
+        (``alpha, eps, s`` go between ``unit`` and ``rec``).
         """
         if self.backend != "numba":
             raise ValueError("only the numba backend has compiled-kernel arrays")
         if eps != self._eps:  # thresholds ε d_v, computed as the Python path compares them
-            self._rt[:, 1] = eps * self.deg
+            self._rec[:, 1] = eps * self.deg
             self._eps = eps
-        return (*self._csr, self._rt, self._state, self._x, self._queue, self._touched, self._vals)
+        return (*self._csr, self._rec, self._state, self._queue, self._touched, self._vals)
 
     def __call__(self, s, alpha, eps):
         if self.backend == "numba":
             graph = self.kernel_args(eps)
-            k = _numba_push()(*graph[:5], alpha, eps, s, *graph[5:])
+            k = _numba_push()(*graph[:4], alpha, eps, s, *graph[4:])
             order = np.argsort(self._touched[:k], kind="stable")
             return self._touched[:k][order].astype(np.int64), self._vals[:k][order]
         return self._python(s, alpha, eps)

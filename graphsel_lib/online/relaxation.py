@@ -442,7 +442,7 @@ class Relaxation(Params):
 
         def step(start, stop):
             rl.relaxation_rounds(
-                *graph, self._sqrt_deg, self.alpha, self.eps, two_n, self.G, self._seen, state, order, y,
+                *graph, self.alpha, self.eps, two_n, self.G, self._seen, state, order, y,
                 start, stop,
                 code, param, rng, pred, scores, queried, out["psi"], out["v"], out["kuu"], out["support"],
                 out["margin"], out["prob"], out["loss"],

@@ -28,6 +28,8 @@ compiled pass is asked for, and keeps the Python path if numba is missing.
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -39,18 +41,20 @@ EVERY, MARGIN, RANDOM = 0, 1, 2  # query rules: every label, margin sampling, ra
 
 
 @numba.njit(cache=True, nogil=True)
-def push(indptr, indices, data, unit, deg, alpha, eps, s, rt, state, x, queue, touched, vals):
+def push(indptr, indices, data, unit, alpha, eps, s, rec, state, queue, touched, vals):
     """Forward push from ``s``; returns k: ``touched[:k]`` are the pushed nodes, ``vals[:k]`` their ``x``.
 
-    Scratch, reset where touched: ``rt[v] = (r_v, ε d_v)`` side by side (a
-    neighbour's visit reads both: one cache access, 16 bytes a node),
-    ``state[v]`` (0 untouched, 1 touched, 2 queued; one byte a node) and
-    ``x``. ``unit``: every weight is 1, so ``data`` is not read (``r + share·1 = r + share``).
-    The source is pushed first whatever its degree; any other node while ``r_v ≥ ε d_v``.
+    ``rec[v] = (r_v, ε d_v, x_v, d_v)``: what a push reads and writes of a node
+    side by side, 32 bytes (one access for a neighbour's visit, and the same
+    line again when the estimates are collected); ``state[v]`` (0 untouched,
+    1 touched, 2 queued; one byte a node). Residuals, estimates and states are
+    reset where touched. ``unit``: every weight is 1, so ``data`` is not read
+    (``r + share·1 = r + share``). The source is pushed first whatever its
+    degree; any other node while ``r_v ≥ ε d_v``.
     """
-    n = rt.shape[0]
+    n = rec.shape[0]
     keep = 1.0 - alpha
-    rt[s, 0] = 1.0
+    rec[s, 0] = 1.0
     touched[0] = s
     nt = 1
     queue[0] = s
@@ -65,13 +69,13 @@ def push(indptr, indices, data, unit, deg, alpha, eps, s, rt, state, x, queue, t
             head = 0
         size -= 1
         state[u] = 1
-        ru = rt[u, 0]
-        if ru < rt[u, 1] and not first:
+        ru = rec[u, 0]
+        if ru < rec[u, 1] and not first:
             continue
         first = False
-        x[u] += alpha * ru
-        rt[u, 0] = 0.0
-        share = keep * ru / deg[u]
+        rec[u, 2] += alpha * ru
+        rec[u, 0] = 0.0
+        share = keep * ru / rec[u, 3]
         for k in range(indptr[u], indptr[u + 1]):
             v = indices[k]
             st = state[v]
@@ -80,9 +84,9 @@ def push(indptr, indices, data, unit, deg, alpha, eps, s, rt, state, x, queue, t
                 nt += 1
                 st = 1
                 state[v] = 1
-            rv = rt[v, 0] + (share if unit else share * data[k])
-            rt[v, 0] = rv
-            if st == 1 and rv >= rt[v, 1]:
+            rv = rec[v, 0] + (share if unit else share * data[k])
+            rec[v, 0] = rv
+            if st == 1 and rv >= rec[v, 1]:
                 tail = head + size
                 if tail >= n:
                     tail -= n
@@ -93,12 +97,12 @@ def push(indptr, indices, data, unit, deg, alpha, eps, s, rt, state, x, queue, t
     k = 0
     for i in range(nt):
         v = touched[i]
-        if x[v] != 0.0:
+        if rec[v, 2] != 0.0:
             touched[k] = v
-            vals[k] = x[v]
+            vals[k] = rec[v, 2]
             k += 1
-        rt[v, 0] = 0.0
-        x[v] = 0.0
+        rec[v, 0] = 0.0
+        rec[v, 2] = 0.0
         state[v] = 0
     return k
 
@@ -178,7 +182,7 @@ def _hinge(psi, y, q, g, work):
 
 @numba.njit(cache=True, nogil=True)
 def relaxation_rounds(
-    indptr, indices, data, unit, deg, rt, flags, x, queue, touched, vals, sqrt_deg, alpha, eps, two_n,
+    indptr, indices, data, unit, rec, flags, queue, touched, vals, alpha, eps, two_n,
     G, seen, state, order, y, start, stop, rule, param, rng,
     pred, scores, queried, psi_out, v_out, kuu_out, support_out, margin_out, prob_out, loss_out,
 ):  # fmt: skip
@@ -196,14 +200,14 @@ def relaxation_rounds(
     work = np.empty(C)
     for t in range(start, stop):
         u = order[t]
-        k = push(indptr, indices, data, unit, deg, alpha, eps, u, rt, flags, x, queue, touched, vals)
-        c = two_n * sqrt_deg[u]
+        k = push(indptr, indices, data, unit, alpha, eps, u, rec, flags, queue, touched, vals)
+        c = two_n * math.sqrt(rec[u, 3])  # sqrt(d) read beside the node's residual, as np.sqrt rounds it
         kuu = 0.0
         for m in range(C):
             v[m] = 0.0
         for i in range(k):
             j = touched[i]
-            w = vals[i] * (c / sqrt_deg[j])
+            w = vals[i] * (c / math.sqrt(rec[j, 3]))
             if j == u:
                 kuu = w
             if seen[j]:  # G[j] = 0 until node j's label is revealed: skip the row (and its cache miss)
