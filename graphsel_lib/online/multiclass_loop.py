@@ -111,8 +111,7 @@ def multiclass_rounds(
         if rule == CMOG_RULE:
             update = mistake or not conservative
         elif rule == MSG_RULE:
-            i1 = _first_max(f, -1)
-            margin = f[i1] - f[_first_max(f, i1)]
+            margin = f[label] - f[_first_max(f, label)]  # label is the first maximum of f
             theta = 0.5 * margin * margin + 2.0 * margin - K * v / (1.0 + v)
             if theta < 0.0:
                 aggr, prob = True, 1.0

@@ -17,7 +17,17 @@ from ._params import Params
 from .protocol import check_learner
 from .scores import row_scores
 
-__all__ = ["OneVsRest", "StackedOneVsRest"]
+__all__ = ["OneVsRest", "StackedOneVsRest", "learner_generators"]
+
+
+def learner_generators(rng, K):
+    """The K generators of K class-vs-rest learners: generator k from the k-th of K seeds drawn from ``rng``.
+
+    :class:`OneVsRest` hands them to K separate learners; a stacked form with
+    randomised learners makes the same ones, so the two stay equal round by round.
+    """
+    seeds = rng.integers(0, 2**63 - 1, size=int(K), dtype=np.int64)
+    return [np.random.default_rng(int(s)) for s in seeds]
 
 
 class StackedOneVsRest:
@@ -141,9 +151,8 @@ class OneVsRest(Params):
             )
             return
         self.learners, self.stack = learners, None
-        seeds = rng.integers(0, 2**63 - 1, size=K, dtype=np.int64)
-        for learner, s in zip(learners, seeds, strict=True):
-            learner.reset(d, 2, np.random.default_rng(int(s)))
+        for learner, own in zip(learners, learner_generators(rng, K), strict=True):
+            learner.reset(d, 2, own)
         # bound methods, looked up once (the generic methods run K times per round)
         self._predicts = [learner.predict for learner in learners]
         self._wants = [learner.wants_label for learner in learners]

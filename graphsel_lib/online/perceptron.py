@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validation import check_probability
 from ._params import Params
-from .one_vs_rest import StackedOneVsRest
+from .one_vs_rest import StackedOneVsRest, learner_generators
 from .protocol import learner_rng
 
 __all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "RandomSamplingOneVsRest"]
@@ -80,10 +80,10 @@ class GPAOneVsRest(StackedOneVsRest):
         return True
 
     def update(self, x, y, label, info):
-        labels = info["binary_predictions"]
+        labels, queried = info["binary_predictions"], info["binary_queried"]
         for k in self._classes:
             z = 1 if k == y else -1
-            if labels[k] != z:
+            if queried[k] and labels[k] != z:
                 self._rows[k] += z * x
 
 
@@ -134,17 +134,19 @@ class RandomSamplingOneVsRest(GPAOneVsRest):
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
-        seeds = rng.integers(0, 2**63 - 1, size=int(n_classes), dtype=np.int64)
-        self.rngs = [learner_rng(self.binary.seed, np.random.default_rng(int(s))) for s in seeds]
+        self.rngs = coin_generators(self.binary, n_classes, rng)
 
     def wants_label(self, x, t, info):
         p = self.binary.p
         info["binary_queried"] = queried = tuple([r.random() < p for r in self.rngs])
         return any(queried)
 
-    def update(self, x, y, label, info):
-        labels, queried = info["binary_predictions"], info["binary_queried"]
-        for k in self._classes:
-            z = 1 if k == y else -1
-            if queried[k] and labels[k] != z:
-                self._rows[k] += z * x
+
+def coin_generators(binary, K, rng):
+    """The coin generators of K class-vs-rest copies of the :class:`RandomSampling` ``binary``.
+
+    As :class:`~graphsel_lib.online.OneVsRest` seeds K separate learners
+    (:func:`~graphsel_lib.online.one_vs_rest.learner_generators`), each then
+    replaced by ``binary.seed``'s own generator if one is set.
+    """
+    return [learner_rng(binary.seed, own) for own in learner_generators(rng, K)]

@@ -54,8 +54,7 @@ import numpy as np
 
 from .ollgc_sslgc import SSLGC, RidgeOneVsRest
 from .one_vs_rest import StackedOneVsRest
-from .perceptron import GPAOneVsRest, RandomSamplingOneVsRest
-from .protocol import learner_rng
+from .perceptron import GPAOneVsRest, RandomSamplingOneVsRest, coin_generators
 
 __all__ = [
     "CHUNK",
@@ -372,8 +371,7 @@ class CompiledRandomSamplingOneVsRest(CompiledStack):
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
-        seeds = rng.integers(0, 2**63 - 1, size=int(n_classes), dtype=np.int64)
-        self.rngs = [learner_rng(self.binary.seed, np.random.default_rng(int(s))) for s in seeds]
+        self.rngs = coin_generators(self.binary, n_classes, rng)
 
 
 class CompiledRidgeOneVsRest(CompiledStack):
@@ -398,7 +396,7 @@ class CompiledRidgeOneVsRest(CompiledStack):
 
 
 def compiled_twin(stack):
-    """The compiled twin of a stacked one-vs-rest learner (GPA, OLLGC, SSLGC), or None if it has none."""
+    """The compiled twin of a stacked one-vs-rest learner (GPA, RandomSampling, OLLGC, SSLGC), or None."""
     if type(stack) is GPAOneVsRest:
         return CompiledGPAOneVsRest()
     if type(stack) is RandomSamplingOneVsRest:
