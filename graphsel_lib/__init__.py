@@ -26,7 +26,7 @@ from .graph import (
     normalized_laplacian,
 )
 from .knn import knn_adjacency
-from .spectral import SpectralEmbedding, add_bias, spectral_embedding
+from .spectral import SpectralEmbedding, SplitEigenvalueWarning, add_bias, spectral_embedding
 
 try:
     __version__ = _metadata.version("graphsel")
@@ -64,5 +64,6 @@ __all__ = [
     "online",
     "show_versions",
     "spectral_embedding",
+    "SplitEigenvalueWarning",
     "transductive",
 ]

@@ -59,6 +59,15 @@ vectors found. An eigenvalue below ``σ_d`` that was missed lies in that
 complement, so a probe Ritz value below ``σ_d`` proves a miss (and raises);
 a probe that finds none is evidence, not a proof.
 
+A rank that cuts through a repeated eigenvalue (``σ_d = σ_{d+1}``: Cora's
+eigenvalue 1 has 82 copies, of which ``d = 500`` keeps 76) has no unique
+embedding: any subspace of that eigenspace of the kept dimension is as valid,
+and the solver and LAPACK build choose one. The same inertia count (or, above
+2·10^4 nodes with ``"lobpcg-jacobi"``, the first guard and the probe) finds
+such a cut; ``spectral_embedding`` then warns with a
+:class:`SplitEigenvalueWarning` and records ``info["split"]``, also on a
+cache hit; :meth:`SpectralEmbedding.split_at` answers it for any rank.
+
 Results are cached under ``paths.cache_dir()/spectral`` keyed by a SHA-256 of
 the graph and ``d`` (atomic write; a corrupted or mismatching cache file is
 detected by a checksum and recomputed).
@@ -82,7 +91,9 @@ from ._validation import as_real_matrix, check_positive
 from .graph import check_adjacency, laplacian
 
 __all__ = [
+    "SplitEigenvalueWarning",
     "SpectralEmbedding",
+    "split_note",
     "spectral_embedding",
     "add_bias",
     "graph_hash",
@@ -90,7 +101,7 @@ __all__ = [
     "complement_probe",
 ]
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: the split of the eigenvalue at the cut is stored beside the pairs
 SMALL_NODES = 1000  # below this, dense is as fast as anything
 DENSE_MAX_NODES = 12_000  # dense L: 1.2 GB
 SHIFT_INVERT_MAX_NODES = 200_000  # above: "lobpcg-jacobi" (LU fill-in, inertia count)
@@ -98,6 +109,41 @@ RANDOM_LIKE_MIN_NODES = 20_000  # above this size and ...
 RANDOM_LIKE_MEAN_DEGREE = 15.0  # ... this mean number of neighbours: "lobpcg-jacobi"
 INERTIA_MAX_NODES = 20_000  # "lobpcg-jacobi" above: complement probe instead of the inertia count
 LOBPCG_RTOL = 1e-8  # "lobpcg-jacobi": residual ≤ LOBPCG_RTOL · largest Ritz value of the block
+
+
+class SplitEigenvalueWarning(UserWarning):
+    """The rank ``d`` cuts through a repeated eigenvalue: the embedding is not unique.
+
+    If ``σ_d = σ_{d+1}``, any subspace of that eigenspace with as many
+    dimensions as copies kept gives an equally valid embedding (and a
+    different rank-``d`` kernel); which one a solver returns depends on the
+    solver and the LAPACK build, and so do the learners' numbers at that rank.
+    """
+
+
+def _tie(sigma):
+    """Eigenvalues within this distance of ``sigma`` count as copies of it (relative 1e-8)."""
+    return 1e-8 * (1.0 + abs(sigma))
+
+
+def _warn_split(d, split, stacklevel=3):
+    """Warn if ``split = (σ, kept, multiplicity)`` says that rank ``d`` cuts a repeated eigenvalue."""
+    if split is None:
+        return
+    sigma, kept, mult = split
+    if mult > 0:
+        what = f"of multiplicity {mult} ({kept} of its copies kept)"
+        ranks = f"; d = {d - kept} or d = {d - kept + mult} keeps none or all of them"
+    else:  # only a lower bound on the number of copies is known
+        what = f"(at least {max(-mult, kept + 1)} copies; {kept} kept)"
+        ranks = ""
+    warnings.warn(
+        f"rank d={d} splits the repeated eigenvalue σ = {sigma:.6g} {what}: the embedding is not unique "
+        f"(any subspace of that eigenspace with as many dimensions as copies kept serves; the solver and "
+        f"LAPACK build decide which){ranks}",
+        SplitEigenvalueWarning,
+        stacklevel=stacklevel,
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +160,11 @@ class SpectralEmbedding:
     method : str
         The eigensolver used.
     info : dict
-        Diagnostics of the solver that computed it (empty for a cache hit):
+        ``split``: ``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` (to a
+        relative 1e-8; the embedding is then not unique and a
+        :class:`SplitEigenvalueWarning` says so), else None; a multiplicity
+        ``-m`` means "at least m" (no inertia count was affordable). Diagnostics
+        of the solver that computed it (absent on a cache hit):
         for ``"lobpcg-jacobi"`` the ``iterations``, ``block`` size,
         ``max_residual``, ``guard_min`` (the first guard's Ritz value, an
         upper bound of ``σ_{d+1}``) and the check of missed eigenvalues
@@ -146,11 +196,61 @@ class SpectralEmbedding:
         M = self.M
         return M.T @ M
 
-    def truncate(self, d: int) -> "SpectralEmbedding":
-        """The embedding of the ``d`` smallest pairs of this one."""
+    def split_at(self, d: int):
+        """``(σ_d, kept, multiplicity)`` if rank ``d`` cuts through a repeated eigenvalue, else None.
+
+        Counted among this embedding's eigenvalues (to a relative 1e-8); where
+        the copies of ``σ_d`` run on to its own cut, its ``info["split"]``
+        gives the multiplicity (``-m``, "at least m", if that is unknown).
+        """
         if not 1 <= d <= self.d:
             raise ValueError(f"d must be in 1..{self.d}, got {d}")
-        return SpectralEmbedding(self.eigenvalues[:d].copy(), self.eigenvectors[:, :d].copy(), self.method)
+        if d == self.d:
+            return self.info.get("split")
+        w = self.eigenvalues
+        sigma = float(w[d - 1])
+        copies = np.flatnonzero(np.abs(w - sigma) <= _tie(sigma))
+        if copies[-1] < d:  # no copy of σ_d beyond the cut
+            return None
+        mult = copies.size  # all of them here, unless the run reaches this embedding's own cut
+        if copies[-1] == self.d - 1:
+            beyond = self.info.get("split", ())
+            mult = -copies.size if beyond == () else beyond[2] if beyond else mult
+        return (sigma, int(d - copies[0]), int(mult))
+
+    def truncate(self, d: int) -> "SpectralEmbedding":
+        """The embedding of the ``d`` smallest pairs of this one (warns if ``d`` splits a repeated eigenvalue)."""
+        split = self.split_at(d)
+        if d < self.d:
+            _warn_split(d, split)
+        return SpectralEmbedding(
+            self.eigenvalues[:d].copy(), self.eigenvectors[:, :d].copy(), self.method, {"split": split}
+        )
+
+
+def split_note(splits) -> str:
+    """A sentence for a reader: which ranks of ``splits`` (``{d: split_at(d)}``) cut a repeated eigenvalue."""
+    cut = {d: s for d, s in sorted(splits.items()) if s is not None}
+    if not cut:
+        return (
+            f"Every rank used here ({', '.join(f'$d = {d}$' for d in sorted(splits))}) falls in a gap of the "
+            "spectrum ($\\sigma_d < \\sigma_{d+1}$), so the rank-$d$ kernel $M^\\top M$, and every learner that "
+            "sees the nodes only through it, is the same whatever eigenvector basis the solver returns."
+        )
+
+    def one(d, s):
+        sigma, kept, mult = s
+        copies = f"{kept} of its {mult} copies" if mult > 0 else f"{kept} of at least {-mult} copies"
+        return f"$d = {d}$ cuts through the repeated eigenvalue $\\sigma = {sigma:.6g}$ ({copies} kept)"
+
+    return (
+        "; ".join(one(d, s) for d, s in cut.items())
+        + ". At such a rank the rank-$d$ kernel $M^\\top M$ is not unique: any subspace of that "
+        "eigenspace with as many dimensions as copies kept is as valid, the eigensolver (and the LAPACK build under it) picks "
+        "one, and the numbers that depend on it can move between machines by more than rounding (the library "
+        "warns with a `SplitEigenvalueWarning`). "
+        + ("The other ranks fall in gaps of the spectrum." if len(cut) < len(splits) else "")
+    ).strip()
 
 
 def add_bias(M, b=1.0):
@@ -236,7 +336,8 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
         path = folder / f"{key[:24]}_d{d}_{method}{'' if tol is None else f'_tol{tol:.3g}'}.npz"
         hit = _read_cache(path, key, n, d)
         if hit is not None:
-            return SpectralEmbedding(hit[0], hit[1], method)
+            _warn_split(d, hit[2])
+            return SpectralEmbedding(hit[0], hit[1], method, {"split": hit[2]})
 
     L = laplacian(S)
     info = {}
@@ -271,9 +372,36 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
             raise RuntimeError(f"eigensolvers missed eigenvalues of L (d={d}); try method='dense'")
         method = fallback
     vals, vecs = _check_and_fix(L, vals, vecs, d, method, slack)
+    info["split"] = split = _split_at_cut(L, vals, info)
+    _warn_split(d, split)
     if path is not None:
-        _write_cache(path, key, vals, vecs)
+        _write_cache(path, key, vals, vecs, split)
     return SpectralEmbedding(vals, vecs, method, info)
+
+
+def _split_at_cut(L, vals, info):
+    """``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` to a relative 1e-8, else None.
+
+    By the inertia count of ``L − (σ_d ± tie) I`` where an LU is affordable;
+    else by the smallest Ritz value seen past ``σ_d`` (the first guard of the
+    block, the complement probe), which proves a copy beyond the cut but not
+    how many: the multiplicity is then returned as ``-m``, "at least m".
+    """
+    d = vals.shape[0]
+    sigma = float(vals[-1])
+    tie = _tie(sigma)
+    kept = int(np.count_nonzero(np.abs(vals - sigma) <= tie))
+    if info.get("check") == "probe":
+        beyond = min(info.get("probe_min", np.inf), info.get("guard_min", np.inf))
+        return (sigma, kept, -(kept + 1)) if beyond <= sigma + tie else None
+    try:
+        above = count_eigenvalues_below(L, sigma + tie)  # the null eigenvalue counts too
+        if above <= d + 1:
+            return None
+        below = count_eigenvalues_below(L, sigma - tie)
+    except RuntimeError:  # pragma: no cover - no symmetric factorisation: cannot tell
+        return None
+    return (sigma, d + 1 - below, above - below)
 
 
 # --------------------------------------------------------------------------- solvers
@@ -486,10 +614,10 @@ def _check_and_fix(L, vals, vecs, d, method, slack=1e-8):
 
 
 # --------------------------------------------------------------------------- cache
-def _digest(vals, vecs):
+def _digest(vals, vecs, split):
     h = hashlib.sha256()
-    h.update(np.ascontiguousarray(vals).tobytes())
-    h.update(np.ascontiguousarray(vecs).tobytes())
+    for a in (vals, vecs, split):
+        h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()
 
 
@@ -498,6 +626,8 @@ def _read_cache(path, key, n, d):
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
+            if int(z["version"]) < _CACHE_VERSION:
+                return None  # an older library's format: recomputed and overwritten, nothing is wrong
             ok = (
                 int(z["version"]) == _CACHE_VERSION
                 and str(z["key"]) == key
@@ -506,7 +636,9 @@ def _read_cache(path, key, n, d):
             )
             if ok:
                 vals, vecs = z["eigenvalues"], z["eigenvectors"]
-                ok = str(z["digest"]) == _digest(vals, vecs)
+                split = z["split"]
+                ok = str(z["digest"]) == _digest(vals, vecs, split)
+                split = (float(split[0]), int(split[1]), int(split[2])) if split.size == 3 else None
     except Exception:  # truncated zip, bad header, missing key, ...
         ok = False
     if not ok:
@@ -514,11 +646,12 @@ def _read_cache(path, key, n, d):
             f"spectral cache {path} is corrupted or stale: recomputing", RuntimeWarning, stacklevel=3
         )
         return None
-    return vals, vecs
+    return vals, vecs, split
 
 
-def _write_cache(path, key, vals, vecs):
+def _write_cache(path, key, vals, vecs, split):
     """Store the embedding; a folder that cannot be written costs a warning, not the result."""
+    stored = np.array(split if split is not None else [], dtype=np.float64)
     try:
         with atomic_path(path) as tmp:
             np.savez(
@@ -527,7 +660,8 @@ def _write_cache(path, key, vals, vecs):
                 key=key,
                 eigenvalues=vals,
                 eigenvectors=vecs,
-                digest=_digest(vals, vecs),
+                split=stored,
+                digest=_digest(vals, vecs, stored),
             )
     except OSError as exc:
         warnings.warn(

@@ -208,8 +208,9 @@ def test_lobpcg_jacobi_finds_repeated_eigenvalues():
 
 def test_lobpcg_jacobi_is_deterministic():
     S = _pendant_graph()
-    a = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
-    b = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
+    with pytest.warns(gs.SplitEigenvalueWarning):  # rank 10 keeps 9 of the 38 copies of 1
+        a = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
+        b = gs.spectral_embedding(S, 10, method="lobpcg-jacobi", cache=False)
     np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
 
 
@@ -222,7 +223,8 @@ def test_lobpcg_jacobi_probe_on_large_graphs(monkeypatch):
     monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 100)
     S = _pendant_graph()
     w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
-    emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
+    with pytest.warns(gs.SplitEigenvalueWarning, match="at least 8 copies; 7 kept"):
+        emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
     assert emb.method == "lobpcg-jacobi" and emb.info["check"] == "probe"
     np.testing.assert_allclose(emb.eigenvalues, w[1:9], atol=1e-8)
     assert emb.info["probe_min"] >= emb.eigenvalues[-1] - 1e-8
@@ -288,3 +290,108 @@ def test_bad_tolerance_raises(method, tol, match):
     S = random_connected_graph(np.random.default_rng(0), 30, p=0.2)
     with pytest.raises(ValueError, match=match):
         gs.spectral_embedding(S, 3, method=method, tol=tol, cache=False)
+
+
+def _cycle(n):
+    i = np.arange(n)
+    A = sp.coo_matrix((np.ones(n), (i, (i + 1) % n)), shape=(n, n))
+    return (A + A.T).tocsr()
+
+
+def _splits(call):
+    """``call()``'s result and the SplitEigenvalueWarnings it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [w for w in caught if issubclass(w.category, gs.SplitEigenvalueWarning)]
+
+
+@pytest.mark.parametrize("method", ["dense", "shift-invert", "lobpcg-jacobi"])
+def test_a_rank_that_splits_a_repeated_eigenvalue_warns(method, tmp_path):
+    """The cycle C_n: σ_k = 2 − 2cos(2πk/n) twice; rank 1 keeps one of two copies, rank 2 both."""
+    n = 40
+    S = _cycle(n)
+    sigma = 2 - 2 * np.cos(2 * np.pi / n)
+    emb, caught = _splits(lambda: gs.spectral_embedding(S, 1, method=method, cache_dir=tmp_path))
+    assert emb.info["split"][1:] == (1, 2) and abs(emb.info["split"][0] - sigma) < 1e-10
+    assert len(caught) == 1 and "multiplicity 2 (1 of its copies kept)" in str(caught[0].message)
+    assert "d = 0 or d = 2" in str(caught[0].message)
+    hit, caught = _splits(lambda: gs.spectral_embedding(S, 1, method=method, cache_dir=tmp_path))
+    assert hit.info["split"] == emb.info["split"] and len(caught) == 1  # the cache remembers
+    for d in (2, 4):
+        emb, caught = _splits(lambda d=d: gs.spectral_embedding(S, d, method=method, cache_dir=tmp_path))
+        assert emb.info["split"] is None and not caught
+
+
+def test_complete_graph_split_counts_every_copy(tmp_path):
+    """K_6: the eigenvalue 6 five times; rank 3 keeps three."""
+    S = sp.csr_matrix(np.ones((6, 6)) - np.eye(6))
+    emb, caught = _splits(lambda: gs.spectral_embedding(S, 3, cache_dir=tmp_path))
+    assert emb.info["split"][1:] == (3, 5) and len(caught) == 1
+    assert "d = 0 or d = 5" in str(caught[0].message)
+
+
+def test_truncate_warns_where_it_splits():
+    S = _cycle(8)  # 0, a, a, 2, 2, b, b, 4
+    emb, caught = _splits(lambda: gs.spectral_embedding(S, 4, cache=False))
+    assert emb.info["split"] is None and not caught
+    for d, split in [(1, (1, 2)), (2, None), (3, (1, 2)), (4, None)]:
+        t, caught = _splits(lambda d=d: emb.truncate(d))
+        assert (t.info["split"] is None) == (split is None) and len(caught) == (split is not None)
+        if split:
+            assert t.info["split"][1:] == split
+    # the run of copies reaching the embedding's own cut: its multiplicity comes from the embedding
+    K = sp.csr_matrix(np.ones((6, 6)) - np.eye(6))
+    emb, _ = _splits(lambda: gs.spectral_embedding(K, 3, cache=False))
+    t, caught = _splits(lambda: emb.truncate(2))
+    assert t.info["split"][1:] == (2, 5) and len(caught) == 1
+    bare = gs.SpectralEmbedding(emb.eigenvalues, emb.eigenvectors)  # nothing known past its cut
+    t, caught = _splits(lambda: bare.truncate(2))
+    assert t.info["split"][1:] == (2, -3) and "at least 3 copies; 2 kept" in str(caught[0].message)
+
+
+def test_probe_path_reports_a_split_without_a_count(monkeypatch):
+    from graphsel_lib import spectral
+
+    monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 10)
+    emb, caught = _splits(lambda: gs.spectral_embedding(_cycle(40), 1, method="lobpcg-jacobi", cache=False))
+    assert emb.info["check"] == "probe" and emb.info["split"][1:] == (1, -2) and len(caught) == 1
+    assert "at least 2 copies; 1 kept" in str(caught[0].message)
+
+
+def test_algebraic_connectivity_of_a_cycle_does_not_warn():
+    """λ_2 of a cycle is repeated, but only its value is asked for."""
+    lam, caught = _splits(lambda: gs.bounds.algebraic_connectivity(_cycle(12)))
+    assert abs(lam - (2 - 2 * np.cos(2 * np.pi / 12))) < 1e-10 and not caught
+
+
+def test_split_at_and_the_note_for_a_reader():
+    from graphsel_lib.spectral import split_note
+
+    emb, _ = _splits(lambda: gs.spectral_embedding(_cycle(8), 7, cache=False))  # 0, a, a, 2, 2, b, b, 4
+    splits = {d: emb.split_at(d) for d in (1, 2, 3, 7)}
+    assert splits[1][1:] == (1, 2) and splits[3][1:] == (1, 2) and splits[2] is None and splits[7] is None
+    text = split_note(splits)
+    assert "$d = 1$ cuts" in text and "$d = 3$ cuts" in text and "(1 of its 2 copies kept)" in text
+    assert "$d = 2$" not in text and "other ranks fall in gaps" in text
+    assert "falls in a gap" in split_note({2: None, 4: None})
+    with pytest.raises(ValueError, match="d must be in 1..7"):
+        emb.split_at(8)
+
+
+def test_a_cache_file_of_an_older_format_is_recomputed_quietly(tmp_path):
+    from graphsel_lib import spectral
+
+    S = _cycle(10)
+    gs.spectral_embedding(S, 2, cache_dir=tmp_path)
+    (path,) = tmp_path.glob("*.npz")
+    with np.load(path) as z:
+        fields = {k: z[k] for k in z.files if k != "split"}
+    fields["version"] = spectral._CACHE_VERSION - 1
+    np.savez(path, **fields)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        emb = gs.spectral_embedding(S, 2, cache_dir=tmp_path)
+    assert emb.info["split"] is None and not caught  # no "corrupted" warning either
+    with np.load(path) as z:
+        assert int(z["version"]) == spectral._CACHE_VERSION  # rewritten in the current format
