@@ -28,7 +28,6 @@ compute the versions that can, beside the printed ones):
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +38,7 @@ from scipy.sparse import csgraph
 from ._validation import as_real_array, as_real_matrix, check_class_labels, check_positive
 from .graph import check_adjacency, cut_size, laplacian, laplacian_pinv
 from .online import RidgeState, Trace
-from .spectral import SplitEigenvalueWarning, spectral_embedding
+from .spectral import any_basis, spectral_embedding
 
 __all__ = [
     "algebraic_connectivity",
@@ -64,8 +63,7 @@ __all__ = [
 
 def algebraic_connectivity(S) -> float:
     """``λ_2``, the smallest non-zero eigenvalue of ``L`` of a connected graph."""
-    with warnings.catch_warnings():  # only the eigenvalue is used: a repeated λ_2 is no concern
-        warnings.simplefilter("ignore", SplitEigenvalueWarning)
+    with any_basis():  # only the eigenvalue is used: a repeated λ_2 is no concern
         return float(spectral_embedding(S, 1, cache=False).eigenvalues[0])
 
 

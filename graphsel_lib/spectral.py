@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,6 +95,7 @@ __all__ = [
     "SplitEigenvalueWarning",
     "SpectralEmbedding",
     "split_note",
+    "any_basis",
     "spectral_embedding",
     "add_bias",
     "graph_hash",
@@ -119,6 +121,19 @@ class SplitEigenvalueWarning(UserWarning):
     different rank-``d`` kernel); which one a solver returns depends on the
     solver and the LAPACK build, and so do the learners' numbers at that rank.
     """
+
+
+@contextmanager
+def any_basis():
+    """Silence :class:`SplitEigenvalueWarning` where only basis-free quantities are used.
+
+    For code that reads eigenvalues, norms of ``L^+ − L_d^+`` or other
+    quantities every valid embedding shares: there a rank that splits a
+    repeated eigenvalue does not matter, and saying so is the reason to use it.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SplitEigenvalueWarning)
+        yield
 
 
 def _tie(sigma):

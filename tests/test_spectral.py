@@ -395,3 +395,12 @@ def test_a_cache_file_of_an_older_format_is_recomputed_quietly(tmp_path):
     assert emb.info["split"] is None and not caught  # no "corrupted" warning either
     with np.load(path) as z:
         assert int(z["version"]) == spectral._CACHE_VERSION  # rewritten in the current format
+
+
+def test_any_basis_silences_only_the_split_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with gs.spectral.any_basis():
+            gs.spectral_embedding(_cycle(8), 1, cache=False)
+            warnings.warn("another", RuntimeWarning, stacklevel=1)
+    assert [w.category for w in caught] == [RuntimeWarning]
