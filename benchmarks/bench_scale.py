@@ -295,8 +295,8 @@ def main():
         )
     lo, hi = min(alone), max(alone)
     if hi > lo:
-        per_edge = {n: r["push_us"] / r["edges"] for n, r in alone.items()}
-        floor_edge = {n: r["floor_us"] / r["edges"] for n, r in alone.items()}
+        per_edge = {n: 1e3 * r["push_us"] / r["edges"] for n, r in alone.items()}  # ns
+        floor_edge = {n: 1e3 * r["floor_us"] / r["edges"] for n, r in alone.items()}
         print(
             f"   per edge, n = {hi:,} over n = {lo:,}: push x{per_edge[hi] / per_edge[lo]:.2f}, "
             f"floor x{floor_edge[hi] / floor_edge[lo]:.2f}; the floor's growth is {floor_edge[hi] - floor_edge[lo]:.1f} "
