@@ -15,10 +15,13 @@ memory is its own; BLAS limited to 2 threads):
    graph included), and the ratio t(largest)/t(smallest) (the
    per-round cost should not grow with n); the same for its margin-sampling
    selective variant (b = 0.1), with the number of labels it asked for; then
-   where the time goes: the compiled push alone on 3,000 sources, the edges
-   it scans (the neighbour lists of the nodes it pushes), the time per edge,
-   and the memory floor: the same residual updates replayed in the same
-   order with nothing else, whose growth with n is the memory hierarchy's;
+   where the time goes: the compiled push alone on 3,000 sources, without
+   and with its look-ahead prefetch (``Pusher(lookahead=...)``; "auto" turns
+   it on from 2^18 nodes), the edges it scans (the neighbour lists of the
+   nodes it pushes), the time per edge, and the memory floor: the same
+   residual updates replayed in the same order with nothing else (no
+   queue, no thresholds, no prefetch hints), whose growth with n is the
+   memory hierarchy's;
 3. the 100 smallest non-zero Laplacian eigenpairs (``gs.spectral_embedding``,
    method chosen by size, no cache) at ``--eig-sizes``: the solver ("auto":
    lobpcg-jacobi on this random-like graph above 2·10^4 nodes), seconds,
@@ -80,7 +83,9 @@ def task_push(n, rounds, selective, progress=False):
         learner = ol.MarginSampling(learner, b=0.1, seed=0)
     R = min(rounds, g.n_nodes)
     trace = ol.run(learner, ol.node_ids(g.n_nodes), g.labels, seed=0, rounds=R, progress=progress)
+    pusher = (learner.learner if selective else learner)._pusher
     return dict(
+        lookahead=pusher.lookahead,
         per_round_ms=1e3 * trace.elapsed[-1] / R,
         rounds=R,
         error=trace.error_rate,
@@ -106,9 +111,9 @@ def task_push_alone(n, sources=3000):
     kernel = relaxation_loop.push
 
     @numba.njit(nogil=True)
-    def sweep(indptr, indices, data, unit, alpha, eps, src, hot, cold, state, queue, touched, vals):
+    def sweep(indptr, indices, data, unit, ahead, alpha, eps, src, hot, cold, state, queue, touched, vals):
         for s in src:  # the pushes called from compiled code, as the relaxation rounds call them
-            kernel(indptr, indices, data, unit, alpha, eps, s, hot, cold, state, queue, touched, vals)
+            kernel(indptr, indices, data, unit, ahead, alpha, eps, s, hot, cold, state, queue, touched, vals)
 
     @numba.njit(nogil=True)
     def replay(indices, visits, hot):
@@ -123,18 +128,20 @@ def task_push_alone(n, sources=3000):
     indptr, indices = args[0], args[1]
 
     def push(s):
-        return relaxation_loop.push(*args[:4], alpha, 1e-4, int(s), *args[4:])
+        return relaxation_loop.push(*args[:5], alpha, 1e-4, int(s), *args[5:])
 
-    sweep(*args[:4], alpha, 1e-4, src[:1], *args[4:])  # compile outside the timing
-    best = np.inf
-    for _ in range(3):  # the fastest of three sweeps: other work on the machine only adds time
-        t = time.perf_counter()
-        sweep(*args[:4], alpha, 1e-4, src, *args[4:])
-        best = min(best, (time.perf_counter() - t) / len(src))
+    best = {}
+    for ahead in (False, True):  # compile both outside the timing
+        sweep(*args[:4], ahead, alpha, 1e-4, src[:1], *args[5:])
+    for _ in range(3):  # the fastest of three sweeps each: other work on the machine only adds time
+        for ahead in (False, True):
+            t = time.perf_counter()
+            sweep(*args[:4], ahead, alpha, 1e-4, src, *args[5:])
+            best[ahead] = min(best.get(ahead, np.inf), (time.perf_counter() - t) / len(src))
     # the visits: positions in `indices` of every edge the pushes scan (pushed nodes' lists, touch order)
     visits, edges = [], []
     for s in src:
-        nodes = args[8][: push(s)].copy()  # `touched`: the pushed nodes
+        nodes = args[9][: push(s)].copy()  # `touched`: the pushed nodes
         spans = [np.arange(indptr[u], indptr[u + 1]) for u in nodes]
         edges.append(sum(len(a) for a in spans))
         visits.extend(spans)
@@ -148,7 +155,13 @@ def task_push_alone(n, sources=3000):
         floor = min(floor, (time.perf_counter() - t) / len(src))
     deg = np.diff(indptr)
     return dict(
-        push_us=1e6 * best, floor_us=1e6 * floor, edges=float(np.mean(edges)), max_degree=int(deg.max())
+        plain_us=1e6 * best[False],
+        ahead_us=1e6 * best[True],
+        push_us=1e6 * best[pusher.lookahead],  # as "auto" runs it at this size
+        auto=pusher.lookahead,
+        floor_us=1e6 * floor,
+        edges=float(np.mean(edges)),
+        max_degree=int(deg.max()),
     )
 
 
@@ -275,7 +288,8 @@ def main():
             per_round[n] = r["per_round_ms"]
             extra = f", labels asked {r['queried']:,} of {r['rounds']:,}" if selective else ""
             print(
-                f"   n = {n:>9,}: {r['per_round_ms']:.3f} ms per round, error {r['error']:.3f}{extra}, "
+                f"   n = {n:>9,}: {r['per_round_ms']:.3f} ms per round (look-ahead {'on' if r['lookahead'] else 'off'}), "
+                f"error {r['error']:.3f}{extra}, "
                 f"peak {r['peak_mb']:,.0f} MB"
             )
         lo, hi = min(per_round), max(per_round)
@@ -283,14 +297,16 @@ def main():
 
     print(
         "\n2c. where a round's time goes: the compiled push alone on 3,000 random sources (beta = 0.1 n,"
-        " eps = 1e-4),\n    and its memory floor (the same residual updates, in the same order, with nothing else)"
+        " eps = 1e-4),\n    without and with its look-ahead prefetch (* = as lookahead='auto' runs it at that size),\n"
+        "    and its memory floor (the same residual updates, in the same order, with nothing else)"
     )
     alone = {}
     for n in args.sizes:
         r = alone[n] = _in_fresh_process(task_push_alone, n)
         print(
-            f"   n = {n:>9,}: {r['push_us']:6.1f} us per push, {r['edges']:,.0f} edges scanned per push "
-            f"(largest degree {r['max_degree']:,}), {1e3 * r['push_us'] / r['edges']:.1f} ns per edge; "
+            f"   n = {n:>9,}: {r['plain_us']:6.1f}{' ' if r['auto'] else '*'} / {r['ahead_us']:6.1f}{'*' if r['auto'] else ' '} "
+            f"us per push (x{r['ahead_us'] / r['plain_us']:.2f} with it), {r['edges']:,.0f} edges scanned per push "
+            f"(largest degree {r['max_degree']:,}), {1e3 * r['push_us'] / r['edges']:.1f}* ns per edge; "
             f"floor {r['floor_us']:6.1f} us, {1e3 * r['floor_us'] / r['edges']:.1f} ns per edge"
         )
     lo, hi = min(alone), max(alone)

@@ -154,6 +154,54 @@ def test_push_backends_identical(rng):
     np.testing.assert_allclose(t1.scores, t2.scores, rtol=1e-12, atol=1e-15)
 
 
+def test_push_lookahead_changes_no_number(rng, monkeypatch):
+    """The prefetch hints of the compiled push (on from 2^18 nodes) leave every push and every round bit-identical."""
+    pytest.importorskip("numba")
+    from graphsel_lib.online import push as push_module
+
+    S = random_connected_graph(rng, 120, p=0.05)
+    W = S.copy()
+    W.data = rng.uniform(0.5, 2.0, W.nnz)
+    W = (W + W.T) / 2
+    for graph in (S, W):
+        off, on = Pusher(graph, lookahead=False), Pusher(graph, lookahead=True)
+        assert not off.lookahead and on.lookahead
+        assert not Pusher(graph).lookahead  # auto: 120 nodes < 2^18
+        for s, alpha, eps in [(0, 0.1, 1e-4), (7, 0.5, 1e-2), (119, 0.02, 1e-6)]:
+            n1, x1 = off(s, alpha, eps)
+            n2, x2 = on(s, alpha, eps)
+            np.testing.assert_array_equal(n1, n2)
+            np.testing.assert_array_equal(x1, x2)
+    with pytest.raises(ValueError, match="lookahead"):
+        Pusher(S, lookahead="yes")
+    y = smooth_labels(S, rng, 3)
+    t1 = run(Relaxation(S, beta=12.0, kernel="push"), node_ids(120), y, seed=3)
+    monkeypatch.setattr(push_module, "LOOKAHEAD_NODES", 1)  # "auto" now turns it on
+    learner = Relaxation(S, beta=12.0, kernel="push")
+    assert learner._pusher.lookahead
+    t2 = run(learner, node_ids(120), y, seed=3)
+    np.testing.assert_array_equal(t1.predictions, t2.predictions)
+    np.testing.assert_array_equal(t1.scores, t2.scores)
+
+
+def test_prefetch_is_only_a_hint():
+    """``prefetch`` compiles for 1-d and 2-d arrays of any dtype and changes nothing."""
+    numba = pytest.importorskip("numba")
+    from graphsel_lib.online._prefetch import prefetch
+
+    @numba.njit
+    def total(a, b):
+        s = 0.0
+        for i in range(a.shape[0]):
+            prefetch(a, (i + 3) % a.shape[0])
+            prefetch(b, i)
+            s += a[i] + b[i, 1]
+        return s
+
+    a, b = np.arange(10.0), np.arange(20, dtype=np.int32).reshape(10, 2)
+    assert total(a, b) == a.sum() + b[:, 1].sum()
+
+
 def test_push_from_a_hub_pushes_the_source_first(rng):
     """A source with ε d_s > 1 is pushed anyway: x_s ≥ α, not the zero vector (and K_ss > 0)."""
     n = 60
@@ -185,7 +233,7 @@ def test_compiled_pass_equals_the_rounds_in_python(rng, rule, monkeypatch):
     calls = []
     compiled = relaxation_loop.relaxation_rounds
     monkeypatch.setattr(
-        relaxation_loop, "relaxation_rounds", lambda *a: calls.append(a[18:20]) or compiled(*a)
+        relaxation_loop, "relaxation_rounds", lambda *a: calls.append(a[19:21]) or compiled(*a)
     )
 
     n = 150

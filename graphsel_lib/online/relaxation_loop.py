@@ -21,6 +21,11 @@ the Python path's, except ``v``, which the Python path computes with BLAS
 last bits and predictions, queries and mistakes are tested equal round by
 round (``tests/test_online_relaxation.py``).
 
+Prefetch hints (:func:`~graphsel_lib.online._prefetch.prefetch`: the next
+nodes' neighbour lists and residuals in the push, the rows of ``G`` before
+the sum) ask for memory before it is read; they change no number, only how
+long a round waits for memory on a graph that does not fit in the caches.
+
 The round loop releases the GIL (passes over different orders can run in
 threads). This module imports numba; the learner imports it only when its
 compiled pass is asked for, and keeps the Python path if numba is missing.
@@ -33,6 +38,7 @@ import math
 import numba
 import numpy as np
 
+from ._prefetch import prefetch
 from .stacked_loop import _dot, put
 
 __all__ = ["EVERY", "MARGIN", "RANDOM", "push", "relaxation_rounds"]
@@ -41,7 +47,7 @@ EVERY, MARGIN, RANDOM = 0, 1, 2  # query rules: every label, margin sampling, ra
 
 
 @numba.njit(cache=True, nogil=True)
-def push(indptr, indices, data, unit, alpha, eps, s, hot, cold, state, queue, touched, vals):
+def push(indptr, indices, data, unit, lookahead, alpha, eps, s, hot, cold, state, queue, touched, vals):
     """Forward push from ``s``; returns k: ``touched[:k]`` are the pushed nodes, ``vals[:k]`` their ``x``.
 
     ``hot[v] = (r_v, ε d_v)``: what a neighbour's visit reads and writes, 16
@@ -54,6 +60,13 @@ def push(indptr, indices, data, unit, alpha, eps, s, hot, cold, state, queue, to
     states are reset where touched. ``unit``: every weight is 1, so ``data``
     is not read (``r + share·1 = r + share``). The source is pushed first
     whatever its degree; any other node while ``r_v ≥ ε d_v``.
+
+    Prefetch hints (they change when memory arrives, never a number): a
+    node's ``indptr`` and ``cold`` entries when it is queued, the neighbour
+    list of the node two places behind in the queue, and, with
+    ``lookahead``, the residuals of the next node's neighbours (worth its
+    extra loop only once the residual array outgrows the caches:
+    :class:`~graphsel_lib.online.push.Pusher` turns it on from 2^18 nodes).
     """
     n = hot.shape[0]
     keep = 1.0 - alpha
@@ -71,6 +84,15 @@ def push(indptr, indices, data, unit, alpha, eps, s, hot, cold, state, queue, to
         if head == n:
             head = 0
         size -= 1
+        if size > 1:  # the neighbour list of the node after next: here when that node is popped
+            after = head + 1
+            if after == n:
+                after = 0
+            prefetch(indices, indptr[queue[after]])
+        if lookahead and size > 0:  # the residuals the next node's push will add to
+            nxt = queue[head]
+            for k in range(indptr[nxt], indptr[nxt + 1]):
+                prefetch(hot, indices[k])
         state[u] = (state[u] & 4) | 1
         ru = hot[u, 0]
         if ru < hot[u, 1] and not first:
@@ -102,6 +124,8 @@ def push(indptr, indices, data, unit, alpha, eps, s, hot, cold, state, queue, to
                 queue[tail] = v
                 size += 1
                 state[v] = (st & 4) | 2
+                prefetch(indptr, v)  # read when v is popped, as its estimate and degree
+                prefetch(cold, v)
     # collect the pushed nodes in touch order and reset the scratch where it was touched
     k = 0
     for i in range(nt):
@@ -193,7 +217,7 @@ def _hinge(psi, y, q, g, work):
 
 @numba.njit(cache=True, nogil=True)
 def relaxation_rounds(
-    indptr, indices, data, unit, hot, cold, flags, queue, touched, vals, alpha, eps, two_n,
+    indptr, indices, data, unit, lookahead, hot, cold, flags, queue, touched, vals, alpha, eps, two_n,
     G, seen, state, order, y, start, stop, rule, param, rng,
     pred, scores, queried, psi_out, v_out, kuu_out, support_out, margin_out, prob_out, loss_out,
 ):  # fmt: skip
@@ -211,7 +235,12 @@ def relaxation_rounds(
     work = np.empty(C)
     for t in range(start, stop):
         u = order[t]
-        k = push(indptr, indices, data, unit, alpha, eps, u, hot, cold, flags, queue, touched, vals)
+        k = push(
+            indptr, indices, data, unit, lookahead, alpha, eps, u, hot, cold, flags, queue, touched, vals
+        )
+        for i in range(k):  # ask for the rows of G the sum below reads (prefetch hints; no number changes)
+            if seen[touched[i]]:
+                prefetch(G, touched[i])
         c = two_n * math.sqrt(cold[u, 1])  # sqrt(d) read beside the node's estimate, as np.sqrt rounds it
         kuu = 0.0
         for m in range(C):
