@@ -228,9 +228,11 @@ class SpectralEmbedding:
         if copies[-1] < d:  # no copy of σ_d beyond the cut
             return None
         mult = copies.size  # all of them here, unless the run reaches this embedding's own cut
-        if copies[-1] == self.d - 1:
-            beyond = self.info.get("split", ())
-            mult = -copies.size if beyond == () else beyond[2] if beyond else mult
+        if copies[-1] == self.d - 1:  # then the copies past it are counted by info["split"]
+            if "split" not in self.info:  # nothing known past the cut: at least these
+                mult = -copies.size
+            elif self.info["split"] is not None:
+                mult = self.info["split"][2]
         return (sigma, int(d - copies[0]), int(mult))
 
     def truncate(self, d: int) -> "SpectralEmbedding":
@@ -405,10 +407,12 @@ def _split_at_cut(L, vals, info):
     d = vals.shape[0]
     sigma = float(vals[-1])
     tie = _tie(sigma)
-    kept = int(np.count_nonzero(np.abs(vals - sigma) <= tie))
     if info.get("check") == "probe":
         beyond = min(info.get("probe_min", np.inf), info.get("guard_min", np.inf))
-        return (sigma, kept, -(kept + 1)) if beyond <= sigma + tie else None
+        if beyond > sigma + tie:
+            return None
+        kept = int(np.count_nonzero(np.abs(vals - sigma) <= tie))
+        return (sigma, kept, -(kept + 1))
     try:
         above = count_eigenvalues_below(L, sigma + tie)  # the null eigenvalue counts too
         if above <= d + 1:

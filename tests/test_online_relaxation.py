@@ -130,13 +130,17 @@ def test_ppr_identity_and_push_converge(rng):
         np.testing.assert_allclose(full, K[:, u], rtol=1e-6, atol=1e-6 * K[u, u])
 
 
+def _reweighted(S, rng):
+    """``S`` with symmetric weights in [0.5, 2]: a graph whose push reads the weights."""
+    W = S.copy()
+    W.data = rng.uniform(0.5, 2.0, W.nnz)
+    return ((W + W.T) / 2).tocsr()
+
+
 def test_push_backends_identical(rng):
     pytest.importorskip("numba")
     S = random_connected_graph(rng, 80, p=0.05)
-    W = S.copy()
-    W.data = rng.uniform(0.5, 2.0, W.nnz)
-    W = (W + W.T) / 2  # weighted: the push reads the weights
-    for graph in (S, W):
+    for graph in (S, _reweighted(S, rng)):
         py, nb = Pusher(graph, backend="python"), Pusher(graph, backend="numba")
         # the warm-up call left no trace
         assert not nb._hot[:, 0].any() and not nb._cold[:, 0].any() and not nb._state.any()
@@ -160,10 +164,7 @@ def test_push_lookahead_changes_no_number(rng, monkeypatch):
     from graphsel_lib.online import push as push_module
 
     S = random_connected_graph(rng, 120, p=0.05)
-    W = S.copy()
-    W.data = rng.uniform(0.5, 2.0, W.nnz)
-    W = (W + W.T) / 2
-    for graph in (S, W):
+    for graph in (S, _reweighted(S, rng)):
         off, on = Pusher(graph, lookahead=False), Pusher(graph, lookahead=True)
         assert not off.lookahead and on.lookahead
         assert not Pusher(graph).lookahead  # auto: 120 nodes < 2^18

@@ -63,7 +63,7 @@ def push(indptr, indices, data, unit, lookahead, alpha, eps, s, hot, cold, state
 
     Prefetch hints (they change when memory arrives, never a number): a
     node's ``indptr`` and ``cold`` entries when it is queued, the neighbour
-    list of the node two places behind in the queue, and, with
+    list of the node after next in the queue, and, with
     ``lookahead``, the residuals of the next node's neighbours (worth its
     extra loop only once the residual array outgrows the caches:
     :class:`~graphsel_lib.online.push.Pusher` turns it on from 2^18 nodes).
