@@ -2,7 +2,10 @@
 
 * ``n_orders`` (20) random node orders drawn from one seed, plus a separate
   held-out *tuning* order drawn from an independent stream of the same seed;
-* hyper-parameters chosen on the tuning order over the paper's grid;
+* hyper-parameters chosen on the tuning order over the paper's grid, a tie
+  (scores within a relative ``TIE_RTOL`` = 1e-9, i.e. equal but for rounding)
+  going to the first setting in grid order (:func:`pick_best`; grids list the
+  smallest value first), and the margin that decided reported;
 * mean ± std over the orders, paired t-test between methods (95 %);
 * orders run in parallel with joblib (local processes by default; a Dask
   cluster through joblib's ``"dask"`` backend when a ``distributed.Client`` is
@@ -24,6 +27,7 @@ import hashlib
 import json
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -40,6 +44,10 @@ __all__ = [
     "order_seeds",
     "evaluate",
     "tune",
+    "pick_best",
+    "tuning_note",
+    "Pick",
+    "TIE_RTOL",
     "learner_key",
     "summarize",
     "paired_ttest",
@@ -48,6 +56,7 @@ __all__ = [
 ]
 
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
+TIE_RTOL = 1e-9  # scores this close (relative) are a tie: rounding, not the data, would decide them
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
 _CACHE_VERSION = 2  # 1: keyed by repr(learner); 2: keyed by learner_key
 
@@ -309,6 +318,42 @@ def _frame(rows, method):
     return df
 
 
+class Pick(NamedTuple):
+    """What :func:`pick_best` chose: the index, how many scores tied with the best, and the margin.
+
+    ``margin`` is how much worse the best score outside the tie is (``inf``
+    with a single candidate): the change a score would need to alter the choice.
+    """
+
+    index: int
+    n_tied: int
+    margin: float
+
+
+def pick_best(scores, *, maximize=False, rtol=TIE_RTOL) -> Pick:
+    """The best of ``scores``, a tie going to the first in order (list a grid from its smallest setting).
+
+    Scores within ``rtol · max(|best|, 1e-300)`` of the best count as tied
+    (rounding, not the data, separates them), so that last-bit differences
+    between machines cannot move the choice; among tied scores the first in
+    the given order wins. NaN scores are never chosen.
+
+    >>> pick_best([0.3, 0.2 + 1e-17, 0.2, 0.25])
+    Pick(index=1, n_tied=2, margin=0.04999999999999999)
+    >>> pick_best([1.0, 3.0], maximize=True).index
+    1
+    """
+    s = np.asarray(scores, dtype=np.float64).ravel()
+    if s.size == 0 or np.all(np.isnan(s)):
+        raise ValueError("no score to choose from (empty, or all NaN)")
+    s = -s if maximize else s
+    best = np.nanmin(s)
+    tied = s <= best + rtol * max(abs(best), 1e-300)
+    index = int(np.flatnonzero(tied)[0])
+    rest = s[~tied & ~np.isnan(s)]
+    return Pick(index, int(tied.sum()), float(rest.min() - best) if rest.size else float("inf"))
+
+
 def tune(
     make_learner,
     grid,
@@ -326,14 +371,18 @@ def tune(
     """Pick hyper-parameters on a held-out order (gu2013 Sec. 6.3).
 
     ``make_learner(**params)`` builds a learner; ``grid`` maps each parameter
-    name to its candidate values. Ties go to the first best in grid order.
+    name to its candidate values. The smallest ``metric`` wins; a tie (within
+    a relative ``TIE_RTOL``) goes to the first point in grid order
+    (:func:`pick_best`).
 
     Returns
     -------
     best : dict
-        The parameters with the smallest ``metric`` on ``order``.
+        The parameters chosen.
     table : DataFrame
-        One row per grid point with the parameters and all metrics.
+        One row per grid point with the parameters and all metrics, and
+        ``chosen`` (bool) and ``margin`` (``metric`` minus the chosen point's):
+        the smallest positive margin is how much the choice was won by.
     """
     import itertools
     from functools import partial
@@ -358,8 +407,32 @@ def tune(
     table = pd.DataFrame(
         [{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)]
     )
-    best = points[int(np.argmin(table[metric].to_numpy()))]
-    return best, table
+    pick = pick_best(table[metric].to_numpy())
+    table["chosen"] = np.arange(len(points)) == pick.index
+    table["margin"] = table[metric] - table[metric].iloc[pick.index]
+    return points[pick.index], table
+
+
+def tuning_note(table, metric="error_rate") -> str:
+    """One line on a :func:`tune` table: the chosen point, its score and the margin that chose it.
+
+    >>> t = pd.DataFrame({"h": [0.01, 0.1], "error_rate": [0.2131, 0.2140]})
+    >>> t["chosen"], t["margin"] = [True, False], t["error_rate"] - 0.2131
+    >>> tuning_note(t)
+    'h=0.01 (error_rate 0.2131; next best h=0.1, 0.0009 worse)'
+    """
+    params = [c for c in table.columns if c not in (*METRICS, "chosen", "margin")]
+    name = lambda row: ", ".join(f"{p}={row[p]:g}" for p in params)  # noqa: E731
+    chosen = table[table["chosen"]].iloc[0]
+    text = f"{name(chosen)} ({metric} {chosen[metric]:.4g}"
+    tied = table[(table["margin"] <= TIE_RTOL * max(abs(chosen[metric]), 1e-300)) & ~table["chosen"]]
+    rest = table[~table.index.isin(tied.index) & ~table["chosen"]]
+    if len(tied):
+        text += f"; tied with {', '.join(name(r) for _, r in tied.iterrows())}: the first in grid order"
+    elif len(rest):
+        runner = rest.loc[rest["margin"].idxmin()]
+        text += f"; next best {name(runner)}, {runner['margin']:.2g} worse"
+    return text + ")"
 
 
 def summarize(df, metrics=None, by="method") -> pd.DataFrame:

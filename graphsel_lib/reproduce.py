@@ -4,7 +4,7 @@
 
     python -m graphsel_lib.reproduce [--profile smoke|full] [--only PATTERN] [--fail-fast]
                                      [--jobs N] [--seed S] [--list] [--timeout SECONDS]
-                                     [--book] [--stale] [--blas-threads N]
+                                     [--book] [--stale] [--compare DIR] [--blas-threads N]
                                      [--root DIR] [--notebooks-dir DIR] [--figures-dir DIR]
                                      [--build-dir DIR] [--kernel NAME]
 
@@ -52,6 +52,13 @@ that changed since, and, separately and without failing, the notebooks whose
 figures were made with another version of the library. Exit status 1 if
 anything is stale.
 
+``--compare DIR`` runs nothing either: it compares every table (CSV) that a
+run wrote into ``DIR`` (e.g. ``--figures-dir DIR`` on another machine, or with
+``--blas-threads 1``) with the figures folder of the profile, column by column,
+and lists every cell that differs; cells of time columns are listed apart and
+do not count (:mod:`graphsel_lib.compare`). Exit status 1 if any other cell,
+column or table differs.
+
 ``--only PATTERN`` (repeatable) selects by notebook number when PATTERN is all
 digits (``--only 00`` is notebook 00 only, ``--only 4`` notebook 04), by glob when
 it holds ``*``, ``?`` or ``[``, and otherwise by a case-insensitive substring
@@ -82,7 +89,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import provenance
+from . import compare, provenance
 from ._atomic import atomic_path, atomic_write
 from .explore import HEADLESS_ENV  # set for every kernel: explorers draw one static figure
 from .paths import project_root
@@ -439,6 +446,13 @@ def _parser() -> argparse.ArgumentParser:
         "--book", action="store_true", help="then render the executed notebooks into build/PROFILE/book/"
     )
     p.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="run nothing; list every table cell of DIR that differs from the figures folder, time columns apart",
+    )
+    p.add_argument(
         "--stale",
         action="store_true",
         help="run nothing; list figures whose notebook or library changed since they were made (exit 1 if any)",
@@ -581,6 +595,8 @@ def main(argv=None) -> int:
         return 2
     if args.stale:
         return _stale(cfg, args.only)
+    if args.compare is not None:
+        return _compare(args.compare, cfg.figures_dir)
     notebooks = find_notebooks(cfg.notebooks_dir, args.only)
     if not notebooks:
         what = f" matching {args.only}" if args.only else ""
@@ -641,6 +657,17 @@ def main(argv=None) -> int:
         if status:
             return status
     return 1 if failed else 0
+
+
+def _compare(fresh: Path, committed: Path) -> int:
+    """``--compare DIR``: print :func:`graphsel_lib.compare.report`; 1 if a table differs outside time cells."""
+    try:
+        differences = compare.compare_tables(fresh, committed)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(compare.report(differences, fresh_dir=fresh, committed_dir=committed))
+    return 1 if any(d.fails for d in differences) else 0
 
 
 def _stale(cfg: RunConfig, only=None) -> int:

@@ -59,14 +59,33 @@ vectors found. An eigenvalue below ``σ_d`` that was missed lies in that
 complement, so a probe Ritz value below ``σ_d`` proves a miss (and raises);
 a probe that finds none is evidence, not a proof.
 
-A rank that cuts through a repeated eigenvalue (``σ_d = σ_{d+1}``: Cora's
-eigenvalue 1 has 82 copies, of which ``d = 500`` keeps 76) has no unique
-embedding: any subspace of that eigenspace of the kept dimension is as valid,
-and the solver and LAPACK build choose one. The same inertia count (or, above
-2·10^4 nodes with ``"lobpcg-jacobi"``, the first guard and the probe) finds
-such a cut; ``spectral_embedding`` then warns with a
-:class:`SplitEigenvalueWarning` and records ``info["split"]``, also on a
-cache hit; :meth:`SpectralEmbedding.split_at` answers it for any rank.
+**The canonical basis.** Inside a repeated eigenvalue the eigenvectors are
+not unique (any orthonormal basis of the eigenspace serves), and each solver,
+start vector, thread count and BLAS build returns another one. A rank that
+cuts through a repeated eigenvalue (``σ_d = σ_{d+1}``: Cora's eigenvalue 1
+has 82 copies, of which ``d = 500`` keeps 76) is worse: any subspace of that
+eigenspace of the kept dimension is as valid, and the rank-``d`` kernel
+``M^T M`` itself depends on the choice. :func:`canonical_basis` makes the
+choice depend on the eigenspace only: for the copies ``σ_{s+1} = … = σ_{s+m}``
+(equal to a relative 1e-8) with computed orthonormal basis ``U`` (n × m), take
+the fixed reference vectors ``g_{s+1}, …, g_{s+m}`` (standard normal, seeded by
+``CANONICAL_SEED`` and their index alone), project them onto the eigenspace,
+``P g_j = U (U^T g_j)``, and orthonormalise in index order (Gram–Schmidt, i.e.
+``U^T G = Q R`` with ``diag(R) > 0``, basis ``U Q``). Another basis ``U W``
+(``W`` orthogonal) gives ``W^T U^T G = (W^T Q) R`` and the same ``U Q``; a
+rank that keeps ``k`` copies keeps the span of ``P g_{s+1}, …, P g_{s+k}``, so
+the solver first completes the eigenspace (it asks for the remaining copies).
+A simple eigenvalue (``m = 1``) gets the sign that makes ``g_j^T v_j > 0``.
+Different solvers then return the same ``M`` to rounding (1e-10 on Cora at
+``d = 500`` and on the political blogs at ``d = 100``, dense against
+shift-invert, 1 or 2 BLAS threads; ``tests/test_determinism.py``).
+
+The same inertia count (or, above 2·10^4 nodes with ``"lobpcg-jacobi"``, the
+first guard and the probe) finds a cut through a repeated eigenvalue;
+``spectral_embedding`` then warns with a :class:`SplitEigenvalueWarning` (the
+kernel is reproducible but is one choice among many) and records
+``info["split"]``, also on a cache hit; :meth:`SpectralEmbedding.split_at`
+answers it for any rank.
 
 Results are cached under ``paths.cache_dir()/spectral`` keyed by a SHA-256 of
 the graph and ``d`` (atomic write; a corrupted or mismatching cache file is
@@ -96,6 +115,7 @@ __all__ = [
     "SpectralEmbedding",
     "split_note",
     "any_basis",
+    "canonical_basis",
     "spectral_embedding",
     "add_bias",
     "graph_hash",
@@ -103,7 +123,8 @@ __all__ = [
     "complement_probe",
 ]
 
-_CACHE_VERSION = 2  # 2: the split of the eigenvalue at the cut is stored beside the pairs
+_CACHE_VERSION = 3  # 2: the split of the eigenvalue at the cut is stored; 3: the canonical basis
+CANONICAL_SEED = 20_130_811  # seeds the reference vectors g_j of canonical_basis (any fixed number serves)
 SMALL_NODES = 1000  # below this, dense is as fast as anything
 DENSE_MAX_NODES = 12_000  # dense L: 1.2 GB
 SHIFT_INVERT_MAX_NODES = 200_000  # above: "lobpcg-jacobi" (LU fill-in, inertia count)
@@ -114,12 +135,14 @@ LOBPCG_RTOL = 1e-8  # "lobpcg-jacobi": residual ≤ LOBPCG_RTOL · largest Ritz 
 
 
 class SplitEigenvalueWarning(UserWarning):
-    """The rank ``d`` cuts through a repeated eigenvalue: the embedding is not unique.
+    """The rank ``d`` cuts through a repeated eigenvalue: the rank-``d`` kernel is one choice of many.
 
     If ``σ_d = σ_{d+1}``, any subspace of that eigenspace with as many
     dimensions as copies kept gives an equally valid embedding (and a
-    different rank-``d`` kernel); which one a solver returns depends on the
-    solver and the LAPACK build, and so do the learners' numbers at that rank.
+    different rank-``d`` kernel). The library keeps the canonical one
+    (:func:`canonical_basis`), so the numbers are the same on every machine;
+    another rule, or another library, would keep another subspace and get
+    other numbers at that rank.
     """
 
 
@@ -153,9 +176,9 @@ def _warn_split(d, split, stacklevel=3):
         what = f"(at least {max(-mult, kept + 1)} copies; {kept} kept)"
         ranks = ""
     warnings.warn(
-        f"rank d={d} splits the repeated eigenvalue σ = {sigma:.6g} {what}: the embedding is not unique "
-        f"(any subspace of that eigenspace with as many dimensions as copies kept serves; the solver and "
-        f"LAPACK build decide which){ranks}",
+        f"rank d={d} splits the repeated eigenvalue σ = {sigma:.6g} {what}: the rank-d kernel is one "
+        f"choice of many (any subspace of that eigenspace with as many dimensions as copies kept serves; "
+        f"graphsel keeps the canonical one, see graphsel_lib.spectral.canonical_basis){ranks}",
         SplitEigenvalueWarning,
         stacklevel=stacklevel,
     )
@@ -170,8 +193,8 @@ class SpectralEmbedding:
     eigenvalues : ndarray of shape (d,)
         ``σ_1 ≤ … ≤ σ_d``, all > 0.
     eigenvectors : ndarray of shape (n, d)
-        Orthonormal columns; the sign of each is fixed so that its largest
-        entry in absolute value is positive (deterministic output).
+        Orthonormal columns in the canonical basis (:func:`canonical_basis`):
+        the same, to rounding, whatever solver, start vector or BLAS made them.
     method : str
         The eigensolver used.
     info : dict
@@ -262,10 +285,11 @@ def split_note(splits) -> str:
 
     return (
         "; ".join(one(d, s) for d, s in cut.items())
-        + ". At such a rank the rank-$d$ kernel $M^\\top M$ is not unique: any subspace of that "
-        "eigenspace with as many dimensions as copies kept is as valid, the eigensolver (and the LAPACK build under it) picks "
-        "one, and the numbers that depend on it can move between machines by more than rounding (the library "
-        "warns with a `SplitEigenvalueWarning`). "
+        + ". At such a rank the rank-$d$ kernel $M^\\top M$ is one choice of many: any subspace of that "
+        "eigenspace with as many dimensions as copies kept is as valid. The library keeps a canonical one (the "
+        "projections of fixed seeded vectors onto the eigenspace, orthonormalised in order), so these numbers are "
+        "the same on every machine, but another choice would move them by more than rounding (the library warns "
+        "with a `SplitEigenvalueWarning`). "
         + ("The other ranks fall in gaps of the spectrum." if len(cut) < len(splits) else "")
     ).strip()
 
@@ -357,6 +381,25 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
             return SpectralEmbedding(hit[0], hit[1], method, {"split": hit[2]})
 
     L = laplacian(S)
+    vals, vecs, info, method = _solve(L, d, method, seed, tol, slack)
+    info["split"] = split = _split_at_cut(L, vals, info)
+    if split is not None:  # the canonical subspace of the cut eigenspace needs all of its copies
+        vals, vecs, method = _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack)
+    vecs = canonical_basis(vals, vecs)[:, :d]
+    vals = np.ascontiguousarray(vals[:d])
+    _warn_split(d, split)
+    if path is not None:
+        _write_cache(path, key, vals, vecs, split)
+    return SpectralEmbedding(vals, vecs, method, info)
+
+
+def _solve(L, d, method, seed, tol, slack):
+    """The ``d`` smallest non-zero eigenpairs by ``method``, checked for misses: ``(vals, vecs, info, method)``.
+
+    ``method`` may change to a fallback when a Krylov solver missed a copy of
+    a repeated eigenvalue (see the module docstring).
+    """
+    n = L.shape[0]
     info = {}
     if method == "lobpcg-jacobi":
         vals, vecs, info = _lobpcg_jacobi(L, d, seed, rtol=LOBPCG_RTOL if tol is None else tol)
@@ -381,7 +424,7 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
         warnings.warn(
             f"{method} missed an eigenvalue below {vals.max():.6g}; retrying with {fallback}",
             RuntimeWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         vals, vecs = _SOLVERS[fallback](L, d, seed)[:2]
         info = {}
@@ -389,11 +432,109 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
             raise RuntimeError(f"eigensolvers missed eigenvalues of L (d={d}); try method='dense'")
         method = fallback
     vals, vecs = _check_and_fix(L, vals, vecs, d, method, slack)
-    info["split"] = split = _split_at_cut(L, vals, info)
-    _warn_split(d, split)
-    if path is not None:
-        _write_cache(path, key, vals, vecs, split)
-    return SpectralEmbedding(vals, vecs, method, info)
+    return vals, vecs, info, method
+
+
+def _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, max_tries=4):
+    """The pairs up to the last copy of the eigenvalue ``split[0]`` that rank ``d`` cuts, and the solver used.
+
+    With a known multiplicity one more solve asks for exactly the missing
+    copies; with only a lower bound (the complement probe), the request grows
+    until a pair past the copies is seen. If that fails, the pairs found are
+    returned with a warning: their basis is then canonical only within them.
+    """
+    n, d = L.shape[0], vals.shape[0]
+    sigma, kept, mult = split
+    if method == "shift-invert" and d + abs(mult) - kept + 2 >= n:
+        method = "dense"  # ARPACK needs k + 1 < n
+    extra = abs(mult) - kept if mult > 0 else max(abs(mult), 8)  # unknown: ask for more, doubling
+    for _ in range(max_tries if mult < 0 else 1):
+        d_ext = min(n - 1, d + extra)
+        w, V, info, used = _solve(L, d_ext, method, seed, tol, slack)
+        copies = int(np.count_nonzero(np.abs(w[d:] - sigma) <= _tie(sigma)))
+        closed = mult > 0 or copies < d_ext - d or d_ext == n - 1 or _split_at_cut(L, w, info) is None
+        if closed:
+            return w[: d + copies], V[:, : d + copies], used
+        extra *= 2
+    warnings.warn(
+        f"could not find every copy of the eigenvalue {sigma:.6g} cut by rank d={d} in {max_tries} solves "
+        f"(at least {d_ext - d + kept}): the basis of the kept copies is canonical only among those found",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return w, V, used
+
+
+def _groups(vals):
+    """``(start, stop)`` of each run of equal eigenvalues in the ascending ``vals`` (to a relative 1e-8)."""
+    start = 0
+    for j in range(1, vals.shape[0] + 1):
+        if j == vals.shape[0] or vals[j] - vals[start] > _tie(vals[start]):
+            yield start, j
+            start = j
+
+
+def _reference_vector(n, j):
+    """The fixed reference vector ``g_j`` of :func:`canonical_basis`: standard normal, seeded by ``j`` alone."""
+    return np.random.default_rng([CANONICAL_SEED, j]).standard_normal(n)
+
+
+def canonical_basis(eigenvalues, eigenvectors):
+    """An eigenvector basis that depends only on the eigenspaces, not on the solver that found them.
+
+    For each run of equal eigenvalues ``σ_{s+1} = … = σ_{s+m}`` (to a relative
+    1e-8) with orthonormal eigenvectors ``U`` (columns ``s..s+m-1``): the
+    fixed reference vectors ``G = [g_{s+1} … g_{s+m}]`` (standard normal,
+    seeded by ``CANONICAL_SEED`` and the index) are projected onto the
+    eigenspace and orthonormalised in index order: ``U^T G = Q R`` with
+    ``diag(R) > 0`` and the basis is ``U Q``. Any other orthonormal basis
+    ``U W`` of the same space gives ``W^T U^T G = (W^T Q) R``, hence the same
+    ``U Q``; the first ``k`` columns span ``P g_{s+1}, …, P g_{s+k}`` (``P``
+    the projector), a subspace that depends on the eigenspace alone, which is
+    what a rank cutting through the run keeps. For ``m = 1`` this is the sign
+    with ``g_{s+1}^T v > 0``.
+
+    Parameters
+    ----------
+    eigenvalues : ndarray of shape (d,)
+        Ascending; a run of copies must be complete for its basis to be canonical.
+    eigenvectors : ndarray of shape (n, d)
+        Orthonormal columns, ``eigenvectors[:, j]`` belonging to ``eigenvalues[j]``.
+
+    Returns
+    -------
+    ndarray of shape (n, d), Fortran order
+        The canonical basis (a new array).
+
+    Examples
+    --------
+    Two bases of the double eigenvalue 3 of the triangle's Laplacian give one answer:
+
+    >>> import numpy as np
+    >>> U = np.linalg.qr(np.array([[1., 1.], [-1., 1.], [0., -2.]]))[0]
+    >>> W = np.array([[0.6, -0.8], [0.8, 0.6]])
+    >>> a = canonical_basis(np.array([3., 3.]), U)
+    >>> b = canonical_basis(np.array([3., 3.]), U @ W)
+    >>> bool(np.allclose(a, b, atol=1e-12))
+    True
+    """
+    vals = np.asarray(eigenvalues, dtype=np.float64)
+    vecs = np.array(eigenvectors, dtype=np.float64, order="F", copy=True)
+    if vals.ndim != 1 or vecs.ndim != 2 or vecs.shape[1] != vals.shape[0]:
+        raise ValueError(
+            f"need eigenvalues of shape (d,) and eigenvectors of shape (n, d), got {vals.shape} and {vecs.shape}"
+        )
+    if np.any(np.diff(vals) < 0):
+        raise ValueError("eigenvalues must be in ascending order (sort the pairs first)")
+    n = vecs.shape[0]
+    for s, e in _groups(vals):
+        U = vecs[:, s:e]
+        G = np.column_stack([_reference_vector(n, j) for j in range(s, e)])
+        Q, R = np.linalg.qr(U.T @ G)
+        signs = np.sign(np.diag(R))
+        signs[signs == 0] = 1.0
+        vecs[:, s:e] = U @ (Q * signs)
+    return vecs
 
 
 def _split_at_cut(L, vals, info):
@@ -612,7 +753,7 @@ def _none_missing(L, vals, slack=1e-8):
 
 
 def _check_and_fix(L, vals, vecs, d, method, slack=1e-8):
-    """Sort, drop the null pair, check residuals (relative ``slack`` for an approximate solve), fix signs."""
+    """Sort, drop the null pair, check residuals (relative ``slack`` for an approximate solve)."""
     order = np.argsort(vals)
     vals, vecs = vals[order], vecs[:, order]
     scale = max(1.0, float(abs(L).sum(axis=1).max()))  # ≥ ‖L‖₂
@@ -624,11 +765,6 @@ def _check_and_fix(L, vals, vecs, d, method, slack=1e-8):
     resid = np.linalg.norm(L @ vecs - vecs * vals, axis=0).max()
     if not np.isfinite(resid) or resid > max(1e-6 * scale, 10.0 * slack * float(vals[-1])):
         raise RuntimeError(f"{method} eigensolver did not converge (max residual {resid:.3g})")
-    vecs = np.array(vecs, dtype=np.float64, order="F")
-    idx = np.argmax(np.abs(vecs), axis=0)
-    signs = np.sign(vecs[idx, np.arange(vecs.shape[1])])
-    signs[signs == 0] = 1.0
-    vecs *= signs
     return np.ascontiguousarray(vals, dtype=np.float64), vecs
 
 

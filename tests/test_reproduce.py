@@ -266,3 +266,35 @@ def test_book_flag_renders_after_the_run(full_run, monkeypatch, tmp_path):
         ["--root", str(root), "--profile", "smoke", "--only", "02", "--book", "--build-dir", str(build)]
     )
     assert code == 1 and len(calls) == 1  # the book shows the failure; the exit status still reports it
+
+
+def _table(folder, name, text):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.csv").write_text(text)
+
+
+def test_compare_lists_every_differing_cell_and_keeps_times_apart(tmp_path, capsys):
+    from graphsel_lib import compare
+
+    old, new = tmp_path / "committed", tmp_path / "fresh"
+    _table(old, "06_rows", "graph,error,pass s\npolblogs,0.3879,0.12\ncora,0.2000,0.30\n")
+    _table(new, "06_rows", "graph,error,pass s\npolblogs,0.4694,0.15\ncora,0.2000,0.31\n")
+    _table(old, "20_x_times", "dataset,ours / paper\nCora,0.06\n")
+    _table(new, "20_x_times", "dataset,ours / paper\nCora,0.07\n")
+    _table(old, "90_card", "item,quantity,ours,verdict\na,time,1.5,close\nb,error,0.2,reproduced\n")
+    _table(new, "90_card", "item,quantity,ours,verdict\na,time,2.5,differs\nb,error,0.2,reproduced\n")
+    _table(old, "only_committed", "a\n1\n")
+    diffs = {d.table: d for d in compare.compare_tables(new, old)}
+    assert diffs["06_rows"].cells == [("graph=polblogs", "error", "0.3879", "0.4694")]
+    assert len(diffs["06_rows"].time_cells) == 2
+    assert not diffs["20_x_times"].fails and not diffs["90_card"].fails  # a time table, time rows
+    assert diffs["only_committed"].problem == "not in the fresh run"
+    status = reproduce.main(["--root", str(tmp_path), "--figures-dir", str(old), "--compare", str(new)])
+    out = capsys.readouterr().out
+    assert status == 1 and "[graph=polblogs] error: 0.3879 committed, 0.4694 fresh" in out
+    assert "06_rows: 2 cell(s) in pass s" in out and "only_committed: not in the fresh run" in out
+    (old / "only_committed.csv").unlink()
+    _table(new, "06_rows", "graph,error,pass s\npolblogs,0.3879,0.15\ncora,0.2000,0.31\n")
+    assert reproduce.main(["--root", str(tmp_path), "--figures-dir", str(old), "--compare", str(new)]) == 0
+    assert "every table equals the committed one outside time cells" in capsys.readouterr().out
+    assert reproduce.main(["--root", str(tmp_path), "--compare", str(tmp_path / "nowhere")]) == 2

@@ -60,12 +60,66 @@ def test_sparse_solvers_agree_with_dense(method, tmp_path):
 
 
 def test_deterministic_signs(random_graphs):
+    """A simple eigenvalue's vector has the sign with g_j^T v > 0 (g_j the seeded reference vector)."""
+    from graphsel_lib.spectral import _reference_vector
+
     S = random_graphs[2]
     a = gs.spectral_embedding(S, 5, cache=False)
     b = gs.spectral_embedding(S, 5, cache=False)
     np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
-    idx = np.argmax(np.abs(a.eigenvectors), axis=0)
-    assert np.all(a.eigenvectors[idx, np.arange(5)] > 0)
+    n = S.shape[0]
+    for j in np.flatnonzero(np.diff(a.eigenvalues, prepend=-1, append=np.inf)[:-1] > 1e-6):
+        assert _reference_vector(n, j) @ a.eigenvectors[:, j] > 0
+
+
+def _rotate_within_eigenspaces(vals, vecs, rng):
+    """Another orthonormal basis of every eigenspace (a random orthogonal mix inside each run of copies)."""
+    from graphsel_lib.spectral import _groups
+
+    out = vecs.copy()
+    for s, e in _groups(vals):
+        W = np.linalg.qr(rng.standard_normal((e - s, e - s)))[0]
+        out[:, s:e] = vecs[:, s:e] @ W
+    return out
+
+
+def test_canonical_basis_depends_on_the_eigenspace_only():
+    """Any basis of each eigenspace (K_6: 6 five times; C_8: three double eigenvalues) gives one answer."""
+    from graphsel_lib.spectral import canonical_basis
+
+    rng = np.random.default_rng(5)
+    for S in (np.ones((6, 6)) - np.eye(6), _cycle(8).toarray(), _pendant_graph().toarray()):
+        w, V = np.linalg.eigh(gs.laplacian(S).toarray())
+        w, V = w[1:], V[:, 1:]
+        ref = canonical_basis(w, V)
+        for _ in range(3):
+            other = canonical_basis(w, _rotate_within_eigenspaces(w, V, rng))
+            np.testing.assert_allclose(other, ref, atol=1e-12)
+        np.testing.assert_allclose(ref.T @ ref, np.eye(w.size), atol=1e-12)  # still orthonormal
+        np.testing.assert_allclose(gs.laplacian(S) @ ref, ref * w, atol=1e-10)  # still eigenvectors
+
+
+def test_canonical_basis_rejects_bad_input():
+    from graphsel_lib.spectral import canonical_basis
+
+    with pytest.raises(ValueError, match="ascending"):
+        canonical_basis(np.array([2.0, 1.0]), np.eye(2))
+    with pytest.raises(ValueError, match="shape"):
+        canonical_basis(np.array([1.0, 2.0]), np.eye(3))
+
+
+def test_a_split_rank_keeps_the_canonical_subspace_of_the_whole_eigenspace(tmp_path):
+    """Rank d inside a run of copies keeps the first columns of the canonical basis of the whole run."""
+    S = _pendant_graph()  # 38 copies of the eigenvalue 1
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    first = int(np.searchsorted(w, 1.0 - 1e-6)) - 1  # index, among the non-zero pairs, of the first copy
+    whole, _ = _splits(lambda: gs.spectral_embedding(S, first + 38, method="dense", cache=False))
+    for method in ("dense", "shift-invert", "lobpcg-jacobi"):
+        part, caught = _splits(lambda m=method: gs.spectral_embedding(S, first + 9, method=m, cache=False))
+        assert part.info["split"][1:] == (9, 38) and len(caught) == 1
+        tol = 1e-9 if part.method != "lobpcg-jacobi" else 1e-5  # the block solver converges to a residual
+        truncated, _ = _splits(lambda: whole.truncate(first + 9))
+        np.testing.assert_allclose(part.M, truncated.M, atol=tol)
 
 
 def test_cache_roundtrip_and_corruption(random_graphs, tmp_path):
