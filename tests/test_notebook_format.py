@@ -136,3 +136,16 @@ def test_at_least_four_chapters_have_an_explorer():
     """Explorers (sliders in Jupyter, one static figure headless) go through ``graphsel_lib.explore``."""
     with_explorer = [p.stem for p in NOTEBOOKS if "explore(" in "".join(c.source for c in _read(p)[1])]
     assert len(with_explorer) >= 4, f"explorers only in {with_explorer}"
+
+
+@needs_notebooks
+@per_notebook
+def test_every_code_cell_parses(path):
+    """A syntax error (e.g. a backslash inside an f-string's braces before Python 3.12) fails here, not in a run."""
+    _, code = _read(path)
+    for i, cell in enumerate(code):
+        lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+        try:
+            ast.parse("\n".join(lines))
+        except SyntaxError as exc:
+            pytest.fail(f"{path.name}: code cell {i + 1} does not parse: {exc}")
