@@ -18,6 +18,10 @@ a reader need no network at all.
 * Code cells longer than :data:`FOLD_LINES` lines are folded (``hide-input``);
   cells tagged ``remove-input`` (prose rendered from computed values with
   :func:`graphsel_lib.report.md`) show only their output.
+* The course pages of ``notebooks/`` (:data:`PAGES`: the course overview, the
+  notation, the bibliography) come first, as Markdown pages beside the
+  chapters (so a chapter's link ``notation.md`` works in the book as in
+  JupyterLab); the figures they show are copied from the figures folder.
 * The landing page says what the collection is and how to run it, then shows
   the reproduction verdict written by the summary notebook (``90_verdict.md`` in
   the profile's figures folder, when it exists).
@@ -42,7 +46,7 @@ from pathlib import Path
 
 from .paths import project_root
 
-__all__ = ["FOLD_LINES", "GROUPS", "build", "main", "prepare_notebook"]
+__all__ = ["ASIDE", "FOLD_LINES", "GROUPS", "PAGES", "build", "fold_aside", "main", "prepare_notebook"]
 
 #: Chapter groups: (caption, first notebook number, last notebook number).
 GROUPS = [
@@ -53,6 +57,8 @@ GROUPS = [
     ("Practice", 50, 89),
     ("Summary", 90, 99),
 ]
+#: Markdown pages of ``notebooks/`` shown first (the course overview, the notation, the bibliography).
+PAGES = ("README.md", "notation.md", "bibliography.md")
 #: Code cells with more lines than this are folded in the reading view.
 FOLD_LINES = 12
 _NOTEBOOK_RE = re.compile(r"^(\d+)_.*\.ipynb$")
@@ -77,6 +83,28 @@ def _source(cell) -> str:
     return "".join(src) if isinstance(src, list) else src
 
 
+#: A Markdown cell that starts with this is an aside (paper forensics, reading choices): a blockquote
+#: in JupyterLab, a folded admonition in the book.
+ASIDE = "> **Reproduction note.**"
+
+
+def fold_aside(markdown: str) -> str:
+    r"""A Markdown cell starting with :data:`ASIDE` as a folded admonition; any other cell unchanged.
+
+    >>> print(fold_aside("> **Reproduction note.** The paper writes $r_t$\n> for our $v_t$."))
+    :::{admonition} Reproduction note
+    :class: dropdown
+    The paper writes $r_t$
+    for our $v_t$.
+    :::
+    """
+    if not markdown.startswith(ASIDE):
+        return markdown
+    body = [line[2:] if line.startswith("> ") else line.lstrip(">") for line in markdown.splitlines()]
+    body[0] = body[0][len(ASIDE) - 2 :].lstrip()
+    return ":::{admonition} Reproduction note\n:class: dropdown\n" + "\n".join(body).strip() + "\n:::"
+
+
 def prepare_notebook(nb: dict, *, name: str, executed: bool, status_note: str | None = None) -> dict:
     """The page version of a notebook: links to its sources, long code folded, banners.
 
@@ -85,6 +113,9 @@ def prepare_notebook(nb: dict, *, name: str, executed: bool, status_note: str | 
     nb = json.loads(json.dumps(nb))
     cells = nb.get("cells", [])
     for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            cell["source"] = fold_aside(_source(cell))
+            continue
         if cell.get("cell_type") != "code":
             continue
         tags = cell.setdefault("metadata", {}).setdefault("tags", [])
@@ -109,7 +140,7 @@ def prepare_notebook(nb: dict, *, name: str, executed: bool, status_note: str | 
     return nb
 
 
-def _landing_page(profile: str, figures_dir: Path, groups: list) -> str:
+def _landing_page(profile: str, figures_dir: Path, groups: list, pages_present=()) -> str:
     verdict = figures_dir / "90_verdict.md"
     verdict_text = (
         verdict.read_text(encoding="utf-8").strip()
@@ -123,6 +154,9 @@ def _landing_page(profile: str, figures_dir: Path, groups: list) -> str:
             "(`--profile full`) has the paper-scale numbers.\n```\n\n" + verdict_text
         )
     toc = []
+    course = [f"chapters/{Path(f).stem}" for f in PAGES if Path(f).stem in pages_present]
+    if course:
+        toc.append("```{toctree}\n:caption: The course\n:maxdepth: 1\n\n" + "\n".join(course) + "\n```")
     for caption, pages in groups:
         if pages:
             entries = "\n".join(f"chapters/{p}" for p in pages)
@@ -166,7 +200,7 @@ nb_execution_mode = "off"
 nb_render_markdown_format = "myst"
 nb_ipywidgets_js = {{}}
 nb_merge_streams = True
-myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_dmath_double_inline = True
 mathjax_path = "mathjax/tex-svg.js"
 mathjax3_config = {{
@@ -204,6 +238,26 @@ _FAVICON = (
     '<circle cx="3" cy="12" r="2.2" fill="#D55E00"/><circle cx="8" cy="3" r="2.2" fill="#0072B2"/>'
     '<circle cx="13" cy="12" r="2.2" fill="#0072B2"/></svg>\n'
 )
+
+
+_IMAGE = re.compile(r"!\[[^\]]*\]\(\.\./figures/([^)\s]+)\)")
+
+
+def _copy_pages(notebooks_dir: Path, src: Path, figures_dir: Path) -> list[str]:
+    """Copy the course pages into ``src/chapters`` and the figures they show into ``src/figures``; their stems."""
+    present = []
+    for name in PAGES:
+        page = notebooks_dir / name
+        if not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        (src / "chapters" / name).write_text(text, encoding="utf-8")
+        for image in _IMAGE.findall(text):
+            if (figures_dir / image).is_file():
+                (src / "figures").mkdir(exist_ok=True)
+                shutil.copyfile(figures_dir / image, src / "figures" / image)
+        present.append(Path(name).stem)
+    return present
 
 
 def _read_json(path: Path):
@@ -271,7 +325,8 @@ def build(profile: str = "full", *, root=None, build_dir=None, figures_dir=None,
                 break
         else:
             groups[-1][1].append(name)
-    (src / "index.md").write_text(_landing_page(profile, figures_dir, groups), encoding="utf-8")
+    present = _copy_pages(root / "notebooks", src, figures_dir)
+    (src / "index.md").write_text(_landing_page(profile, figures_dir, groups, present), encoding="utf-8")
     (src / "conf.py").write_text(_CONF.format(profile=profile), encoding="utf-8")
     shutil.copytree(_mathjax_dir(), src / "_static" / "mathjax")
     (src / "_static" / "favicon.svg").write_text(_FAVICON, encoding="utf-8")

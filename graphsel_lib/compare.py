@@ -20,8 +20,8 @@ and never failing the comparison, when
   ``time (ours)``, ``time_mean``;
 * its row measures a time (a ``quantity`` column whose cell is ``time``, as in
   the scorecard's time-ratio rows);
-* or its table measures times (a word of the table's name is ``times``,
-  ``timing``, ``scaling``, ``slopes`` or ``cost``).
+* or its table measures times as a whole (a word of the table's name is
+  ``times`` or ``timing``).
 
 Exit status of ``--compare``: 0 if no table differs outside time cells, 1
 otherwise (a table missing on either side counts as a difference).
@@ -57,7 +57,7 @@ _TIME_WORDS = {
     "r2",
     "scaling",
 }
-_TIME_TABLE_WORDS = {"times", "timing", "scaling", "slopes", "cost"}
+_TIME_TABLE_WORDS = {"times", "timing"}
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
@@ -77,8 +77,8 @@ def is_time_column(name: str) -> bool:
 def is_time_table(name: str) -> bool:
     """True if the table ``name`` (file stem) measures times as a whole.
 
-    >>> [is_time_table(t) for t in ("20_gu2013_times", "44_embedding_cost", "06_sslgc_bound")]
-    [True, True, False]
+    >>> [is_time_table(t) for t in ("20_gu2013_times", "10_bbq_scaling", "06_sslgc_bound")]
+    [True, False, False]
     """
     return bool(_words(name) & _TIME_TABLE_WORDS)
 

@@ -49,6 +49,8 @@ __all__ = [
     "apply_style",
     "show",
     "canonical_name",
+    "chapter_map",
+    "datasets_overview",
     "figure_path",
     "savefig",
     "style",
@@ -351,3 +353,75 @@ def savefig(
     if close or show:
         plt.close(fig)
     return written
+
+
+#: Box colours of the chapter map, by difficulty.
+DIFFICULTY_COLORS = {"Introductory": "#cfe8cf", "Intermediate": "#cfe0f5", "Advanced": "#f5d9cf"}
+
+
+def chapter_map(boxes, arrows, *, ax=None):
+    """Draw the course's chapter map from :func:`graphsel_lib.course.chapter_map_layout`; returns the figure."""
+    from matplotlib.patches import Patch
+
+    if ax is None:
+        fig, ax = subplots(size=(7.0, 3.6))
+    fig = ax.figure
+    for a, b in arrows:
+        ax.annotate(
+            "",
+            xy=boxes[b][:2],
+            xytext=boxes[a][:2],
+            arrowprops=dict(arrowstyle="-|>", color="0.35", lw=0.9, shrinkA=22, shrinkB=22),
+        )
+    for x, y, label, difficulty in boxes.values():
+        box = dict(boxstyle="round,pad=0.35", fc=DIFFICULTY_COLORS.get(difficulty, "0.92"), ec="0.4", lw=0.6)
+        ax.text(x, y, label, ha="center", va="center", fontsize=7, bbox=box)
+    xs = [b[0] for b in boxes.values()]
+    ys = [b[1] for b in boxes.values()]
+    ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
+    ax.set_ylim(min(ys) - 0.9, max(ys) + 0.6)
+    ax.axis("off")
+    handles = [Patch(fc=c, ec="0.4", lw=0.6, label=k) for k, c in DIFFICULTY_COLORS.items()]
+    ax.legend(handles=handles, loc="lower left", fontsize=7, ncol=3, title="difficulty", title_fontsize=7)
+    return fig
+
+
+def datasets_overview(graphs, degree_sets):
+    """Degree CCDFs of ``degree_sets`` (a) and the class shares of every graph in ``graphs`` (b); the figure.
+
+    One colour and one marker per graph in (a), all in the legend; one colour per
+    class in (b), the graphs in the order of ``graphs`` (a dict name -> Graph).
+    """
+    import numpy as np
+
+    colors = [c for c in COLOR_CYCLE if c != "#F0E442"] + ["#882255"]  # no pale yellow on white
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    fig, (ax1, ax2) = subplots(1, 2, size=(7.0, 4.4), gridspec_kw={"width_ratios": [1, 1.15]})
+    for i, name in enumerate(degree_sets):
+        deg = np.diff(graphs[name].adjacency.indptr)  # number of neighbours
+        k = np.unique(deg)
+        ccdf = (deg[None, :] >= k[:, None]).mean(axis=1)
+        ax1.loglog(k, ccdf, drawstyle="steps-post", color=colors[i % len(colors)], marker=markers[i % 8],
+                   markevery=0.08, ms=4, mfc="none", label=name)  # fmt: skip
+    ax1.set_xlabel("degree $k$ (number of neighbours)")
+    ax1.set_ylabel(r"fraction of nodes with degree $\geq k$")
+    ax1.set_title("(a) degree distribution")
+    fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncol=4)
+    cmap = matplotlib.colormaps["tab10"]
+    names = list(graphs)
+    for i, name in enumerate(names):
+        shares = np.bincount(graphs[name].labels) / graphs[name].n_nodes
+        lefts = np.concatenate([[0.0], np.cumsum(shares)[:-1]])
+        ax2.barh([i] * len(shares), shares, left=lefts, color=[cmap(c % 10) for c in range(len(shares))],
+                 edgecolor="white", linewidth=0.5, height=0.75)  # fmt: skip
+    labels = [
+        f"{n} (K={graphs[n].n_classes})" if graphs[n].n_classes > 1 else f"{n} (no labels)" for n in names
+    ]
+    ax2.set_yticks(range(len(names)), labels)
+    ax2.invert_yaxis()
+    ax2.set_xlim(0, 1)
+    ax2.set_xlabel("share of nodes (one colour per class)")
+    ax2.set_ylabel("graph ($K$ = number of classes)")
+    ax2.set_title("(b) class proportions")
+    ax2.grid(False)
+    return fig
