@@ -2,6 +2,7 @@
 
 import copy
 import functools
+import io
 import pickle
 
 import numpy as np
@@ -325,7 +326,7 @@ def test_saved_and_loaded_gives_the_uninterrupted_trace(resumable, tmp_path, sto
     first = answer(Session(make(), features, seed=5, n_classes=K), labels, stop=stop)
     if pending:
         question = first.ask()
-    path = first.save(tmp_path / "session.pkl")
+    path = first.save(tmp_path / "session.npz")
     assert path.exists() and not list(tmp_path.glob(".*tmp*"))
     resumed = Session.load(path)
     assert resumed.n_done == stop and resumed.question == (question if pending else None)
@@ -372,38 +373,94 @@ def test_load_refuses_other_files(tmp_path, graph):
 
 
 def _rewrite(path, change):
-    """Edit the state stored in a session file (after its header line)."""
-    data = path.read_bytes()
-    head = data.index(b"\n") + 1
-    state = pickle.loads(data[head:])
-    change(state)
-    path.write_bytes(data[:head] + pickle.dumps(state))
+    """Edit the JSON stored in a session file and write it back with a valid checksum (a consistent forgery)."""
+    from graphsel_lib.online import session_file
+
+    meta, arrays = session_file.read(path)
+    change(meta)
+    session_file.write(path, meta, arrays)
 
 
 def test_load_refuses_a_state_that_does_not_replay(tmp_path, graph):
     _, M, y, _ = graph
-    path = answer(Session(ol.OLLGC(mu=1.0), M), y, stop=6).save(tmp_path / "s.pkl")
+    path = answer(Session(ol.OLLGC(mu=1.0), M), y, stop=6).save(tmp_path / "s.npz")
     assert Session.load(path).n_done == 6
 
-    def flip(state):
-        state["predictions"][3] = -state["predictions"][3]
+    def flip(meta):
+        meta["predictions"][3] = -meta["predictions"][3]
 
     _rewrite(path, flip)
     with pytest.raises(RuntimeError, match="cannot resume: replaying round 4"):
         Session.load(path)
 
-    _rewrite(path, lambda state: state.update(version=99))
+    _rewrite(path, lambda meta: meta.update(session_version=99))
     with pytest.raises(ValueError, match="version 99"):
         Session.load(path)
 
 
+def test_a_session_file_is_data_and_refuses_any_edit(tmp_path, graph, monkeypatch):
+    """No pickle anywhere; every one-byte change of the file is refused (checksum, zip CRC, format)."""
+    S, M, _, classes = graph
+    learner = ol.MarginSampling(ol.CMOG(gamma=1.0), b=0.2)
+    path = answer(Session(learner, M, n_classes=3, seed=2), classes, stop=9).save(tmp_path / "s.npz")
+    head, digest, archive = path.read_bytes().split(b"\n", 2)
+    assert head == b"graphsel session 2" and digest.startswith(b"sha256 ")
+    with np.load(io.BytesIO(archive), allow_pickle=False) as z:  # plain arrays and JSON only
+        assert all(z[k].dtype != object for k in z.files) and "meta" in z.files
+
+    def no_pickle(*args, **kwargs):
+        raise AssertionError("loading a session must not unpickle anything")
+
+    monkeypatch.setattr(pickle, "load", no_pickle)
+    monkeypatch.setattr(pickle, "loads", no_pickle)
+    assert Session.load(path).n_done == 9
+    data = path.read_bytes()
+    for i in range(len(data)):  # every byte
+        bad = bytearray(data)
+        bad[i] ^= 0x01
+        (tmp_path / "bad.npz").write_bytes(bytes(bad))
+        with pytest.raises(ValueError):
+            Session.load(tmp_path / "bad.npz")
+
+
+def test_relaxation_session_keeps_its_graph(tmp_path, graph):
+    S, _, _, classes = graph
+    s = answer(Session(ol.Relaxation(S, beta=0.2 * N), ol.node_ids(N), n_classes=3), classes, stop=5)
+    back = Session.load(s.save(tmp_path / "r.npz"))
+    assert (back.learner.S != s.learner.S).nnz == 0 and back.n_done == 5
+
+
+def test_save_refuses_what_a_file_cannot_name(tmp_path, graph):
+    _, M, y, _ = graph
+
+    class Mine(ol.GPA):
+        pass
+
+    with pytest.raises(TypeError, match="not one of the library's learners"):
+        Session(Mine(), M).save(tmp_path / "x.npz")
+    with pytest.raises(IsADirectoryError, match="it is a folder"):
+        Session(ol.GPA(), M).save(tmp_path)
+
+
+def test_a_learner_in_a_live_session_is_not_reset_elsewhere(graph):
+    _, M, y, _ = graph
+    learner = ol.OLLGC(mu=1.0)
+    s = answer(Session(learner, M), y, stop=4)
+    with pytest.raises(RuntimeError, match="belongs to a live Session"):
+        ol.run(learner, M, y)
+    with pytest.raises(RuntimeError, match="belongs to a live Session"):
+        Session(learner, M)
+    answer(s, y)  # the session finishes undisturbed ...
+    assert ol.run(learner, M, y).n_rounds == N  # ... and then the learner is free again
+
+
 def test_save_refuses_an_unpicklable_learner_and_keeps_the_old_file(tmp_path, graph):
     _, M, _, classes = graph
-    path = tmp_path / "s.pkl"
+    path = tmp_path / "s.npz"
     answer(Session(ol.CMOG(gamma=1.0), M, n_classes=3), classes, stop=3).save(path)
     before = path.read_bytes()
     s = Session(ol.OneVsRest(lambda: ol.OLLGC(mu=1.0)), M, n_classes=3)
-    with pytest.raises(TypeError, match="cannot be pickled"):
+    with pytest.raises(TypeError, match="not a lambda"):
         s.save(path)
-    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.pkl"]
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]
     assert Session.load(path).n_done == 3

@@ -70,6 +70,7 @@ Two optional members:
 from __future__ import annotations
 
 import time
+import weakref
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
@@ -275,13 +276,29 @@ def _check_inputs(M, y, order, multiclass, n_classes, seed):
     return M, y, order, K
 
 
-def _start(learner, M, K, seed, record):
+#: learner -> weak reference to the Session that plays it (set by the Session, read by every pass's set-up).
+SESSION_OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _start(learner, M, K, seed, record, claimant=None):
     """Set up a pass: read-only rows of ``M``, the keys to record, and ``learner`` reset.
 
     Returns ``(X, keys, rng)``: ``X[i] = m_i``, the ``info`` keys recorded each
     round, and the generator handed to ``learner.reset`` (from ``seed``,
-    independent of the default order).
+    independent of the default order). Refuses a learner that a live
+    :class:`~graphsel_lib.online.Session` (other than ``claimant``) still plays:
+    resetting it would change that session's predictions without a word.
     """
+    try:
+        owner = SESSION_OF.get(learner)
+    except TypeError:  # pragma: no cover - a learner that cannot be weakly referenced is not tracked
+        owner = None
+    owner = owner() if owner is not None else None
+    if owner is not None and owner is not claimant and not owner.done:
+        raise RuntimeError(
+            f"{type(learner).__name__} belongs to a live Session ({owner.n_done}/{owner.n_rounds} rounds): running "
+            "it here would reset it under that session. Pass a new learner (or copy.deepcopy of this one)."
+        )
     # X[i] = m_i as a contiguous row (what BLAS wants); free if M is Fortran-ordered
     X = np.ascontiguousarray(M.T).view()
     X.flags.writeable = False  # learners get read-only rows (possibly views of the caller's M)

@@ -18,22 +18,23 @@ pass compiled (CMOG, MSG, BBQ, BBQ_ε, DGS, the relaxation learner's push
 kernel) and a session the learner's Python rounds, scores and other float
 records agree to the last bits only (sums in another order); the stacked
 one-vs-rest learners share their compiled rounds with the session, bit for bit.
-``save``/``load`` stop and resume a session with nothing lost.
+``save``/``load`` stop and resume a session with nothing lost; a saved session
+is data (arrays, JSON, a checksum), never code (:mod:`.session_file`).
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
 import time
-from contextlib import nullcontext
-from pathlib import Path
+import weakref
+from contextlib import nullcontext, suppress
 
 import numpy as np
 
-from .._atomic import atomic_write
 from .._validation import check_integer
+from . import session_file
 from .protocol import (
+    SESSION_OF,
     _check_labels,
     _check_matrix,
     _check_order,
@@ -53,7 +54,6 @@ __all__ = ["UNKNOWN", "Session"]
 UNKNOWN = -2
 """``trace.labels`` of a round whose label was not told (never a label: those are ±1 or 0..K-1)."""
 
-_MAGIC = b"graphsel online session\n"
 _VERSION = 1
 
 
@@ -69,8 +69,9 @@ class Session:
     Parameters
     ----------
     learner : online learner
-        Reset here and owned by the session from then on (do not run it
-        elsewhere meanwhile).
+        Reset here and owned by the session from then on: until the session is
+        done, :func:`run` or another session refuses it (resetting it would
+        change this session's predictions).
     M : array of shape (d, n)
         Column ``i`` is the feature vector of node ``i``.
     order : array of int, shape (n,), optional
@@ -145,7 +146,9 @@ class Session:
         use_controller = ThreadpoolController is not None and blas_threads
         self._controller = ThreadpoolController() if use_controller else None
         with self._limit():
-            self._X, self._keys, self._rng = _start(learner, M, K, seed, record)
+            self._X, self._keys, self._rng = _start(learner, M, K, seed, record, claimant=self)
+        with suppress(TypeError):  # a learner that cannot be weakly referenced is not tracked
+            SESSION_OF[learner] = weakref.ref(self)  # run() and other sessions refuse it while live
         self._labels, self._predictions, self._scores, self._queried, self._elapsed = [], [], [], [], []
         self._recorded = {k: [] for k in self._keys}
         self._busy = 0.0  # seconds spent in the learner's calls
@@ -371,11 +374,13 @@ class Session:
         self._busy = state["busy"]
 
     def save(self, path):
-        """Write the session to ``path`` atomically (a pickle); resume it with :meth:`load`.
+        """Write the session to ``path`` atomically; resume it with :meth:`load`.
 
-        Stores the learner (pickled as given), ``M``, the order, the seed, the
-        labels told and the trace so far, and the generator's state as a check.
-        May be called at any time, also between :meth:`ask` and :meth:`tell`.
+        A session file is data, not code (:mod:`graphsel_lib.online.session_file`):
+        the learner as the name of a library class and its parameters, ``M``,
+        the order and the trace so far as arrays, the labels told as JSON, a
+        format version and a checksum. May be called at any time, also between
+        :meth:`ask` and :meth:`tell`.
 
         Returns
         -------
@@ -384,52 +389,68 @@ class Session:
         Raises
         ------
         TypeError
-            If the learner cannot be pickled (e.g. ``OneVsRest(lambda: …)``:
-            build it from a class or a ``functools.partial`` instead).
+            If the learner is not built from the library's learner classes (e.g.
+            ``OneVsRest(lambda: …)``: use a class or ``functools.partial`` instead).
+        IsADirectoryError
+            If ``path`` is a folder.
         """
-        try:
-            payload = pickle.dumps(self.__getstate__(), protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError) as err:
-            raise TypeError(
-                f"cannot save the session: the learner {self.learner!r} cannot be pickled ({err}); "
-                "build it from importable classes or functools.partial, not lambdas or local functions"
-            ) from err
-        path = Path(path)
-        with atomic_write(path, "wb") as fh:
-            fh.write(_MAGIC)
-            fh.write(payload)
-        return path
+        arrays = {}
+        spec = session_file.learner_spec(self.learner, arrays)
+        meta = {
+            "session_version": _VERSION,
+            "learner": spec,
+            "seed": self.seed,
+            "n_classes": self.n_classes,
+            "n_rounds": self.n_rounds,
+            "record": list(self.record),
+            "blas_threads": self.blas_threads,
+            "labels": [int(v) for v in self._labels],
+            "predictions": [int(v) for v in self._predictions],
+            "queried": [bool(v) for v in self._queried],
+            "busy": self._busy,
+            "question": None if self.question is None else list(self.question),
+            "rng_state": self._rng.bit_generator.state,
+        }
+        arrays.update(M=self.M, order=self.order, scores=np.asarray(self._scores, dtype=float),
+                      elapsed=np.asarray(self._elapsed, dtype=float))  # fmt: skip
+        arrays.update({f"record_{k}": np.asarray(v) for k, v in self._recorded.items()})
+        meta["record_keys"] = list(self._recorded)
+        return session_file.write(path, meta, arrays)
 
     @classmethod
     def load(cls, path):
         """Resume a session written by :meth:`save`: the same state, the same remaining rounds.
 
-        The learner is reset and the told labels are replayed through it
-        (checked against the saved predictions, queries and generator state).
-        Loading runs :mod:`pickle`, which can execute code: load only files you
-        wrote yourself.
+        The file is checked (format version, checksum) and read without running
+        any code from it; the learner is rebuilt from its class name and
+        parameters and the told labels are replayed through it (checked
+        against the saved predictions, queries and generator state).
 
         Raises
         ------
         ValueError
-            If ``path`` is not a session file, or a damaged one.
+            If ``path`` is not a session file, a damaged or edited one, or one of
+            an older format.
         RuntimeError
             If the replay does not reproduce the saved rounds.
         """
-        path = Path(path)
-        with open(path, "rb") as fh:
-            if fh.read(len(_MAGIC)) != _MAGIC:
-                raise ValueError(f"{path} is not a saved Session (it lacks the session header)")
-            try:
-                state = pickle.load(fh)
-            except Exception as err:
-                raise ValueError(
-                    f"{path} is a damaged Session file, or one whose learner class no longer imports "
-                    f"({type(err).__name__}: {err})"
-                ) from err
-        if not isinstance(state, dict) or state.get("version") != _VERSION:
-            version = state.get("version") if isinstance(state, dict) else None
-            raise ValueError(f"{path}: unsupported Session file version {version!r} (expected {_VERSION})")
+        meta, arrays = session_file.read(path)
+        if meta.get("session_version") != _VERSION:
+            raise ValueError(
+                f"{path}: unsupported Session version {meta.get('session_version')!r} (expected {_VERSION})"
+            )
+        M = _check_matrix(arrays["M"])
+        state = {
+            "learner": session_file.learner_from_spec(meta["learner"], arrays),
+            "M": M,
+            "order": _check_order(arrays["order"], M.shape[1], meta["seed"]),
+            "scores": list(arrays["scores"]),
+            "elapsed": list(arrays["elapsed"]),
+            "recorded": {k: list(arrays[f"record_{k}"]) for k in meta["record_keys"]},
+        }
+        state.update({k: meta[k] for k in ("seed", "n_classes", "n_rounds", "blas_threads", "labels",
+                                           "predictions", "queried", "busy", "question", "rng_state")})  # fmt: skip
+        state["record"] = tuple(meta["record"])
         session = cls.__new__(cls)
         session.__setstate__(state)
         return session
