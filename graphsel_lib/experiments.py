@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import warnings
 from pathlib import Path
 from typing import NamedTuple
@@ -125,6 +126,18 @@ def _digest(*arrays_and_text) -> str:
     return h.hexdigest()
 
 
+def _cached_rows_problem(rows, n_orders):
+    """What is wrong with cached ``rows`` for ``n_orders`` orders (one row per order, finite metrics), or None."""
+    if not isinstance(rows, list) or len(rows) != n_orders:
+        return f"holds {len(rows) if isinstance(rows, list) else 'no list of'} rows for {n_orders} orders"
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not {"error_rate", "n_queried", "time"} <= row.keys():
+            return f"has a row {i} without error_rate, n_queried and time"
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row.values()):
+            return f"has a row {i} with a value that is not a finite number"
+    return None
+
+
 def evaluate(
     make_learner,
     M,
@@ -212,7 +225,12 @@ def evaluate(
             try:
                 stored = json.loads(path.read_text())
                 if stored["version"] == _CACHE_VERSION:
-                    return _frame(stored["rows"], method)
+                    problem = _cached_rows_problem(stored["rows"], len(orders))
+                    if problem is None:
+                        return _frame(stored["rows"], method)
+                    warnings.warn(
+                        f"results cache {path} {problem}: recomputing {method}", RuntimeWarning, stacklevel=2
+                    )
             except (OSError, ValueError, KeyError, TypeError):
                 pass  # unreadable or corrupted: recompute and overwrite
 

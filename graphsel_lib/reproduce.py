@@ -70,7 +70,8 @@ points the runner at another project, which is how the tests use it.
 
 Exit status: 0 all notebooks succeeded, 1 at least one failed (or, with
 ``--stale``, something is stale), 2 usage error
-(nothing matched ``--only``, smoke output aimed at the committed figures),
+(nothing matched ``--only``, nothing to check for ``--stale``, smoke output aimed
+at the committed figures),
 130 interrupted.
 """
 
@@ -671,8 +672,23 @@ def _compare(fresh: Path, committed: Path) -> int:
 
 
 def _stale(cfg: RunConfig, only=None) -> int:
-    """``--stale``: print what :func:`graphsel_lib.provenance.check` finds; 1 if anything is stale."""
+    """``--stale``: print what :func:`graphsel_lib.provenance.check` finds; 1 if anything is stale.
+
+    2 (usage error) when there is nothing to check: no notebooks folder, no
+    notebook matching ``--only``, or no figures folder; "every figure is
+    current" must never be said of nothing.
+    """
     notebooks = find_notebooks(cfg.notebooks_dir, only)
+    if not cfg.notebooks_dir.is_dir() or not cfg.figures_dir.is_dir():
+        missing = cfg.notebooks_dir if not cfg.notebooks_dir.is_dir() else cfg.figures_dir
+        print(f"error: nothing to check: {missing} is not a folder (give --root PROJECT)", file=sys.stderr)
+        return 2
+    if not notebooks:
+        what = f" matching {only}" if only else ""
+        print(
+            f"error: nothing to check: no notebooks NN_*.ipynb{what} in {cfg.notebooks_dir}", file=sys.stderr
+        )
+        return 2
     report = provenance.check(notebooks, cfg.figures_dir, profile=cfg.profile)
     if only:  # a selection: judge only the selected notebooks' entries and files
         keep = {nb.stem for nb in notebooks}

@@ -1,5 +1,6 @@
 """Experiment engine: seeded orders, tuning, summaries, t-tests, caching, backends."""
 
+import json
 from functools import partial
 
 import numpy as np
@@ -487,3 +488,16 @@ def test_tuning_note_says_how_the_choice_was_made(karate):
         lambda mu: OneVsRest(lambda: OLLGC(mu=1.0)), {"mu": [3.0, 1.0]}, M, y, order, cache=False, n_jobs=1
     )
     assert ex.tuning_note(tied).endswith("; tied with mu=1: the first in grid order)")
+
+
+def test_a_cache_file_with_missing_or_bad_rows_is_recomputed(karate, tmp_path):
+    M, y = karate
+    orders = ex.random_orders(len(y), 2, seed=4)
+    first = ex.evaluate(GPA, M, np.where(y == 0, -1, 1), orders, n_jobs=1, cache_dir=tmp_path)
+    (path,) = tmp_path.glob("*.json")
+    stored = json.loads(path.read_text())
+    for bad in (stored["rows"][:1], [stored["rows"][0], {"error_rate": 0.1}], [stored["rows"][0], None]):
+        path.write_text(json.dumps({**stored, "rows": bad}))
+        with pytest.warns(RuntimeWarning, match="recomputing"):
+            again = ex.evaluate(GPA, M, np.where(y == 0, -1, 1), orders, n_jobs=1, cache_dir=tmp_path)
+        pd.testing.assert_frame_equal(again.drop(columns="time"), first.drop(columns="time"))

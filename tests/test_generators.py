@@ -1,5 +1,7 @@
 """The degree-corrected block model: seeded, sparse, labelled, with the mixing and degrees asked for."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -61,3 +63,17 @@ def test_bad_parameters_are_named(kw, match):
 def test_parameters_are_keyword_only():
     with pytest.raises(TypeError):
         gs.datasets.sbm(1_000, 4, 10, 0.2, 0)
+
+
+def test_sbm_says_when_it_cannot_deliver_the_mean_degree():
+    """avg_degree close to n: most drawn pairs repeat; the realised mean degree is reported and warned about."""
+    with pytest.raises(ValueError, match="below n_nodes - 1"):
+        gs.datasets.sbm(20, n_blocks=2, avg_degree=19, mixing=0.2, seed=0)
+    with pytest.warns(gs.DataWarning, match="less than half the avg_degree"):
+        g = gs.datasets.sbm(20, n_blocks=2, avg_degree=15, mixing=0.2, seed=0)
+    assert g.info["avg_degree_realised"] < 7.5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.datasets.sbm(2000, n_blocks=4, avg_degree=10, mixing=0.2, seed=0)  # most pairs are new
+    assert not [w for w in caught if "less than half" in str(w.message)]
+    assert abs(g.info["avg_degree_realised"] - 2 * g.n_edges / g.n_nodes) < 1e-12

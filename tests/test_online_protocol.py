@@ -320,3 +320,15 @@ def test_progress_bar_changes_nothing_but_the_screen(data, make, labels, capsys,
     for key in ("predictions", "scores", "queried", "mistakes"):
         np.testing.assert_array_equal(getattr(a, key), getattr(b, key))
     assert "50/50" in err  # the bar ends at T
+
+
+@pytest.mark.parametrize("scale, what", [(1e160, "too large"), (1e-300, "too small")])
+def test_features_whose_products_overflow_or_underflow_are_refused(scale, what):
+    """M x 1e160 gave NaN scores and class 0 everywhere (CMOG, MSG, one-vs-rest OLLGC, BBQ), without a word."""
+    rng = np.random.default_rng(0)
+    M = rng.standard_normal((4, 20))
+    y = rng.integers(0, 3, 20)
+    for learner in (online.CMOG(gamma=1.0), online.MSG(h=0.1), online.BBQ(kappa=0.5)):
+        with pytest.raises(ValueError, match=what):
+            online.run(learner, M * scale, y)
+    assert online.run(online.CMOG(gamma=1.0), M * 1e40, y).n_rounds == 20  # large, but representable

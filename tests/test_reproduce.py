@@ -298,3 +298,12 @@ def test_compare_lists_every_differing_cell_and_keeps_times_apart(tmp_path, caps
     assert reproduce.main(["--root", str(tmp_path), "--figures-dir", str(old), "--compare", str(new)]) == 0
     assert "every table equals the committed one outside time cells" in capsys.readouterr().out
     assert reproduce.main(["--root", str(tmp_path), "--compare", str(tmp_path / "nowhere")]) == 2
+
+
+def test_stale_refuses_to_check_nothing(tmp_path, capsys):
+    """No project, or a pattern that matches no notebook: a usage error, never 'every figure is current'."""
+    assert reproduce.main(["--root", str(tmp_path / "nowhere"), "--stale"]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert reproduce.main(["--stale", "--only", "zzz"]) == 2
+    err = capsys.readouterr().err
+    assert "no notebooks" in err and "zzz" in err

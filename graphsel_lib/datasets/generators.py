@@ -81,8 +81,10 @@ def sbm(
     -------
     Graph
         Unweighted, connected (largest component), labels = blocks;
-        ``info`` holds the parameters, the nodes dropped and the realised
-        fraction of crossing edges (``mixing_realised``).
+        ``info`` holds the parameters, the nodes dropped, the realised
+        fraction of crossing edges (``mixing_realised``) and the realised mean
+        degree (``avg_degree_realised``; a :class:`DataWarning` if it is below
+        half of ``avg_degree``: repeated pairs are one edge).
 
     Raises
     ------
@@ -94,6 +96,11 @@ def sbm(
     if n < 2 * K:
         raise ValueError(f"n_nodes must be at least 2 * n_blocks = {2 * K}, got {n}")
     avg_degree = check_positive(avg_degree, "avg_degree")
+    if avg_degree >= n - 1:
+        raise ValueError(
+            f"avg_degree must be below n_nodes - 1 = {n - 1} (a simple graph on {n} nodes has no larger mean "
+            f"degree), got {avg_degree:g}; a dense graph is better built directly"
+        )
     mixing = check_probability(mixing, "mixing")
     if mixing >= 1.0:
         raise ValueError("mixing must be < 1 (with mixing = 1 no edge stays inside a block)")
@@ -153,6 +160,15 @@ def sbm(
             DataWarning,
             stacklevel=2,
         )
+    realised = 2.0 * upper.nnz / S.shape[0] if S.shape[0] else 0.0
+    if realised < 0.5 * avg_degree:
+        warnings.warn(
+            f"{label}: the mean degree is {realised:.3g}, less than half the avg_degree = {avg_degree:g} asked for: "
+            "pairs drawn twice are one edge, and with few nodes or heavy-tailed degrees many are (ask for fewer "
+            "edges per node, more nodes or a larger degree_exponent)",
+            DataWarning,
+            stacklevel=2,
+        )
     present = np.unique(block)
     if present.size < K:  # a block lost entirely (only on tiny graphs): renumber and say so
         warnings.warn(
@@ -166,5 +182,6 @@ def sbm(
         ),
         nodes_dropped={"outside_lcc": int(dropped)},
         mixing_realised=crossing,
+        avg_degree_realised=realised,
     )
     return Graph(S, labels, [f"block {k}" for k in present], label, None, None, info)

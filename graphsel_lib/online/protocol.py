@@ -205,13 +205,33 @@ def learner_rng(seed, fallback):
     return fallback if seed is None else np.random.default_rng(seed)
 
 
+#: Largest and smallest non-zero ``max_t ||m_t||²`` a pass accepts: beyond, the learners' products
+#: (``m mᵀ``, ``A⁻¹ m``, scores) overflow or underflow double precision (NaN scores, class 0 everywhere).
+FEATURE_NORM2_RANGE = (1e-100, 1e100)
+
+
 def _check_matrix(M):
-    """``M`` as a finite real (d, n) array with d, n ≥ 1."""
+    """``M`` as a finite real (d, n) array with d, n ≥ 1, its squared column norms within :data:`FEATURE_NORM2_RANGE`."""
     if not hasattr(M, "shape") and not isinstance(M, (list, tuple)):
         raise TypeError(f"M must be a 2-D array of shape (d, n), got {type(M).__name__}")
     M = as_real_matrix(M, "M (shape (d, n), column t is m_t)", sparse=False, copy=False)
     if M.shape[0] == 0 or M.shape[1] == 0:
         raise ValueError(f"M must be non-empty, got shape {M.shape}")
+    scale = float(np.max(np.abs(M)))
+    if (
+        scale > 0.0
+    ):  # log10 max_t ||m_t||^2 = 2 log10(scale) + log10 max_t ||m_t / scale||^2: no overflow here
+        Z = M / scale
+        log_top = 2.0 * np.log10(scale) + np.log10(float(np.max(np.einsum("ij,ij->j", Z, Z))))
+        lo, hi = FEATURE_NORM2_RANGE
+        if not np.log10(lo) <= log_top <= np.log10(hi):
+            large = log_top > np.log10(hi)
+            raise ValueError(
+                f"the features are too {'large' if large else 'small'} for double precision: the largest "
+                f"||m_t||^2 is about 1e{log_top:.0f}, outside [{lo:g}, {hi:g}], so the learners' products would "
+                f"{'overflow' if large else 'underflow'} (NaN or zero scores); rescale M, e.g. "
+                "M / np.linalg.norm(M, axis=0).max()"
+            )
     return M
 
 
