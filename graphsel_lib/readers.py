@@ -16,7 +16,7 @@ reads two small CSV files::
   Other columns are ignored. ``header=False`` reads files without a header by
   position (``source,target[,weight]`` and ``node,label``).
 * **Node names** are strings, or integers when every name in the edge file is
-  an integer written plainly (``7``, not ``007``): then label rows match them by
+  an integer written plainly (``7``, not ``007`` or ``-0``): then label rows match them by
   value. Nodes are numbered in sorted name order (independent of the order of
   the rows); ``g.node_names`` gives the name of every row of ``g.adjacency``.
 * **Edges** are undirected: an edge listed as ``a,b``, as ``b,a`` or both (with
@@ -55,7 +55,7 @@ from ._validation import DataWarning
 
 __all__ = ["read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
 
-_INT = re.compile(r"^-?(0|[1-9][0-9]*)$")
+_INT = re.compile(r"^(0|-?[1-9][0-9]*)$")  # plain integers: not "007", not "-0" (which would merge with "0")
 _CSV_OPTIONS = ("source", "target", "node", "label", "header", "sep")
 
 

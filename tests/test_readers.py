@@ -63,6 +63,16 @@ def test_padded_integers_stay_strings(tmp_path):
     assert list(g.node_names) == ["007", "8", "9"]
 
 
+def test_minus_zero_is_not_zero(tmp_path):
+    """'-0' and '0' are two names (were merged into one node without a word, while '007' and '7' stayed apart)."""
+    e = _write(tmp_path / "e.csv", "source,target\n-0,0\n0,1\n1,-0\n")
+    lab = _write(tmp_path / "l.csv", "node,label\n-0,a\n0,b\n1,a\n")
+    g, _ = _read(e, lab)
+    assert g.n_nodes == 3 and sorted(g.node_names) == ["-0", "0", "1"]
+    by_name = dict(zip(g.node_names, (g.class_names[c] for c in g.labels), strict=True))
+    assert by_name == {"-0": "a", "0": "b", "1": "a"}
+
+
 def test_integer_labels_sort_numerically_and_minus_one_is_a_class(tmp_path):
     e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,d\n")
     lab = _write(tmp_path / "l.csv", "node,label\na,10\nb,2\nc,2\nd,10\n")
