@@ -149,11 +149,11 @@ def _transitive_reduction(edges):
 def chapter_map_layout(chs=None):
     """Where each chapter sits in the chapter map, and its arrows: ``(boxes, arrows)``.
 
-    ``boxes`` maps a chapter number to ``(column, row, label, difficulty)``: the
-    column is the length of the longest chain of prerequisites leading to the
-    chapter (the spine of the course runs left to right, the branches fan
-    out); ``arrows`` are the prerequisite pairs ``(a, b)`` not implied by a
-    longer path. Drawn by :func:`graphsel_lib.plotting.chapter_map`.
+    ``boxes`` maps a chapter number to ``(x, y, label, difficulty)``: the row
+    ``-y`` is the length of the longest chain of prerequisites leading to the
+    chapter (the spine of the course runs from top to bottom, the branches
+    side by side); ``arrows`` are the prerequisite pairs ``(a, b)`` not
+    implied by a longer path. Drawn by :func:`graphsel_lib.plotting.chapter_map`.
     """
     chs = chapters() if chs is None else chs
     by_no = {c.number: c for c in chs}
@@ -174,6 +174,6 @@ def chapter_map_layout(chs=None):
             lines = textwrap.wrap(short, 22)
             short = "\n".join(lines[:2]) + ("…" if len(lines) > 2 else "")
             difficulty = by_no[no].difficulty if no in by_no else "Introductory"
-            boxes[no] = (dep, (len(nos) - 1) / 2 - i, f"{no:02d}\n{short}", difficulty)
+            boxes[no] = (i - (len(nos) - 1) / 2, -dep, f"{no:02d}\n{short}", difficulty)
     edges = [(p, c.number) for c in chs for p in c.prerequisites if p in boxes]
     return boxes, _transitive_reduction(edges)

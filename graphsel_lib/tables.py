@@ -38,7 +38,15 @@ import pandas as pd
 from ._atomic import atomic_write
 from .paths import figures_dir
 
-__all__ = ["format_table", "list_tables", "read_table", "render_markdown", "table_path", "write_table"]
+__all__ = [
+    "format_table",
+    "list_tables",
+    "read_table",
+    "render_markdown",
+    "rounding_floor",
+    "table_path",
+    "write_table",
+]
 
 #: Environment variable naming a second folder :func:`read_table` searches (set by the runner).
 TARGET_ENV = "GRAPHSEL_FIGURES_TARGET"
@@ -66,6 +74,22 @@ def _formatter(fmt) -> Callable[[float], str]:
         if "%" in fmt:
             return lambda x: fmt % x
     raise TypeError(f"float_format must be a %-format, a {{}}-format or a callable, got {fmt!r}")
+
+
+def rounding_floor(floor, fmt=DEFAULT_FLOAT_FORMAT):
+    """A float format that writes ``|x| < floor`` as ``"< floor"``: rounding noise is not a result.
+
+    For columns that measure a discrepancy (an identity checked to 1e-15, a
+    solver's residual): its exact size below ``floor`` depends on the machine,
+    the thread count and the BLAS kernels, so a table that wrote it would
+    differ between machines. Use it as a ``float_format`` (per column).
+
+    >>> f = rounding_floor(1e-12, "%.4g")
+    >>> f(4.619e-15), f(0.8323), f(-2e-13)
+    ('< 1e-12', '0.8323', '< 1e-12')
+    """
+    base = _formatter(fmt)
+    return lambda x: f"< {floor:g}" if abs(x) < floor else base(x)
 
 
 def format_table(

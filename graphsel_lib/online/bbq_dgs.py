@@ -101,10 +101,16 @@ class BBQEps(_OneHotRidge):
         Tolerated bias (yang2016 tunes it on ``{1e-5, …, 10}``); smaller ε
         queries more.
     delta : float in (0, 1), default 0.1
-        Confidence.
+        Confidence parameter of the width ``sqrt(2 ln(t(t+1)/(2δ)))`` (see Notes).
 
     Notes
     -----
+    *Confidence.* At this width a sub-Gaussian noise term of scale ``q_t``
+    exceeds ``q_t sqrt(·)`` with probability at most ``2δ/(t(t+1))`` per
+    side; summed over ``t ≥ 1`` that telescopes to ``2δ`` per side, so the bound
+    holds for all ``t`` at once with probability at least ``1 − 4δ``, not
+    ``1 − δ`` (notebook 10 §1). ``delta=δ/4`` gives confidence ``1 − δ``.
+
     *Reading.* The paper is not available to us; our reading writes the rule as
     ``[ε − r_t − s_t]_+ < q_t sqrt(·)``. Taken literally that never queries
     while nothing has been queried (``S`` empty ⇒ ``q_t = 0`` and ``0 < 0`` is

@@ -5,7 +5,9 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
 (integer indices or a boolean mask), and returns an ``(n, K)`` score matrix
 ``F`` whose row-wise argmax is the prediction.
 
-* :func:`llgc` — gu2013 Eq. 2: ``(I + mu L) F = Y``.
+* :func:`llgc` — gu2013 Eq. 2: ``(I + mu L) F = Y`` (the combinatorial-Laplacian
+  variant; Zhou et al.'s normalized one with ``laplacian="normalized"``), and its
+  ridge forms (:func:`llgc_form_deviations`, :func:`llgc_low_rank`).
 * :func:`transductive_gp` — gaertner2005: multiclass GP transduction with balancing
   constraints, Newton–CG on a sparse ``K^{-1}``.
 * :func:`harmonic` — Zhu et al. 2003 / zhang2006 Eq. 2, optionally with class
@@ -17,20 +19,34 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
 Dense, literal twins for testing live in :mod:`graphsel_lib.transductive.reference`.
 """
 
-from ._common import ConvergenceWarning
+from ._common import ConvergenceWarning, predict
 from .gp import (
+    BALANCE_SETTINGS,
     balance_bounds,
     balance_epsilon,
+    compare_balance_settings,
+    gp_hessp,
     gp_kernel_inverse,
     gp_objective,
+    gp_t_step,
     match_class_proportions,
+    naive_em,
+    q_collapse_methods,
+    q_collapse_runs,
+    q_statistics,
     solve_balanced_q,
+    summarise_balance_settings,
+    summarise_q_collapse,
     transductive_gp,
+    variational_bound,
 )
-from .harmonic import class_mass_normalization, harmonic
-from .llgc import llgc
+from .harmonic import class_mass_normalization, harmonic, harmonic_cmn_accuracy, labelled_per_class
+from .llgc import llgc, llgc_form_deviations, llgc_low_rank, llgc_truncation_error
 from .loohl import (
     BandwidthFit,
+    compare_bandwidth_learners,
+    cross_class_mass,
+    draw_labelled_set,
     entropy_objective,
     harmonic_rbf,
     loo_objective,
@@ -38,28 +54,54 @@ from .loohl import (
     minent,
     mst_bandwidth,
     rbf_weights,
+    reach_probability,
     smoothed_transition,
+    summarise_bandwidth_learners,
+    walk_edge_weights,
 )
 
 __all__ = [
+    "BALANCE_SETTINGS",
     "BandwidthFit",
     "ConvergenceWarning",
     "balance_bounds",
     "balance_epsilon",
     "class_mass_normalization",
+    "compare_balance_settings",
+    "compare_bandwidth_learners",
+    "cross_class_mass",
+    "draw_labelled_set",
     "entropy_objective",
+    "gp_hessp",
     "gp_kernel_inverse",
     "gp_objective",
+    "gp_t_step",
     "harmonic",
+    "harmonic_cmn_accuracy",
     "harmonic_rbf",
+    "labelled_per_class",
     "llgc",
+    "predict",
+    "llgc_form_deviations",
+    "llgc_low_rank",
+    "llgc_truncation_error",
     "loo_objective",
     "loohl",
     "match_class_proportions",
     "minent",
     "mst_bandwidth",
+    "naive_em",
+    "q_collapse_methods",
+    "q_collapse_runs",
+    "q_statistics",
     "rbf_weights",
+    "reach_probability",
     "smoothed_transition",
     "solve_balanced_q",
+    "summarise_balance_settings",
+    "summarise_bandwidth_learners",
+    "summarise_q_collapse",
     "transductive_gp",
+    "variational_bound",
+    "walk_edge_weights",
 ]

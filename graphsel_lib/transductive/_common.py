@@ -42,8 +42,34 @@ __all__ = [
     "check_components_labeled",
     "warn_unreached",
     "one_hot",
+    "predict",
+    "SCORE_TIE_RTOL",
     "solve_spd",
 ]
+
+#: Two scores of a node closer than this times the largest |score| of the matrix are a tie (see :func:`predict`).
+SCORE_TIE_RTOL = 1e-9
+
+
+def predict(F, *, rtol=SCORE_TIE_RTOL):
+    """The predicted class of every row of a score matrix ``F``: its argmax, a near-tie to the smallest class.
+
+    Scores whose difference is below ``rtol · max|F|`` are equal but for
+    rounding (the solver, the thread count and the BLAS kernels decide such a
+    difference), so they tie, and a tie goes to the smallest class index, as
+    NumPy's ``argmax`` does for exact ties. LLGC with a small ``µ`` leaves many
+    such nodes (far from every label the scores differ by ~1e-14), whose plain
+    argmax changes from one machine to the next.
+
+    >>> predict(np.array([[0.2, 0.2 + 1e-15, 0.1], [0.1, 0.3, 0.2]]))
+    array([0, 1])
+    """
+    F = np.asarray(F, dtype=float)
+    if F.ndim != 2 or F.shape[1] == 0:
+        raise ValueError(f"F must be a score matrix of shape (n, K), got shape {F.shape}")
+    tol = rtol * float(np.max(np.abs(F))) if F.size else 0.0
+    return np.argmax(F >= F.max(axis=1, keepdims=True) - tol, axis=1)
+
 
 #: Accepted values of the ``solver`` keyword.
 SOLVERS = ("auto", "direct", "cg", "amg")

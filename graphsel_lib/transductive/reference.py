@@ -18,6 +18,8 @@ __all__ = [
     "entropy_objective_naive",
     "sherman_morrison",
     "loo_inverse_eq7",
+    "central_difference",
+    "balanced_q_slsqp",
 ]
 
 
@@ -232,3 +234,45 @@ def loo_inverse_eq7(A1inv, A1, At):
     beta = Delta[0].copy()
     beta[0] = 0.0
     return sherman_morrison(sherman_morrison(A1inv, alpha, e), e, beta)
+
+
+def central_difference(fun, x, h=1e-6):
+    """Central finite-difference gradient of a scalar ``fun`` at ``x`` (any shape), one coordinate at a time.
+
+    ``(fun(x + h e_i) - fun(x - h e_i)) / (2h)``: error ``O(h^2)`` from the
+    third derivative plus a rounding error of order ``eps_mach |fun| / h``.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    g = np.zeros_like(x)
+    for idx in np.ndindex(*x.shape):
+        e = np.zeros_like(x)
+        e[idx] = h
+        g[idx] = (fun(x + e) - fun(x - e)) / (2 * h)
+    return g
+
+
+def balanced_q_slsqp(T, r_minus, r_plus):
+    """The balanced ``q``-step solved as a generic primal problem in all ``u K`` variables (SLSQP).
+
+    ``min_q sum_ij q_ij log q_ij - q_ij T_ij`` subject to unit row sums and
+    ``r_minus <= mean_i q_i <= r_plus`` (gaertner2005 Sec. 5): the literal
+    twin of :func:`graphsel_lib.transductive.solve_balanced_q`, for small
+    problems. Returns ``(q, success)``.
+    """
+    from scipy.optimize import minimize
+
+    T = np.asarray(T, dtype=np.float64)
+    u, K = T.shape
+
+    def primal(x):
+        Q = x.reshape(u, K)
+        return np.sum(Q * np.log(Q)) - np.sum(Q * T), (np.log(Q) + 1 - T).ravel()
+
+    cons = [
+        {"type": "eq", "fun": lambda x: x.reshape(u, K).sum(1) - 1},
+        {"type": "ineq", "fun": lambda x: x.reshape(u, K).mean(0) - r_minus},
+        {"type": "ineq", "fun": lambda x: r_plus - x.reshape(u, K).mean(0)},
+    ]
+    res = minimize(primal, np.full(u * K, 1 / K), jac=True, method="SLSQP", bounds=[(1e-12, 1)] * (u * K),
+                   constraints=cons, options={"ftol": 1e-15, "maxiter": 2000})  # fmt: skip
+    return res.x.reshape(u, K), bool(res.success)
