@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import logsumexp, softmax
 
+import graphsel_lib as gs
 from graphsel_lib.transductive._common import ConvergenceWarning
 from graphsel_lib.transductive.gp import (
     balance_bounds,
@@ -475,3 +476,13 @@ def test_inverse_kernel_symmetry_is_the_library_check():
         transductive_gp(Kinv, y, lab, kind="kinv")
     with pytest.raises(TypeError, match="complex"):
         transductive_gp(A.astype(complex), y, lab)
+
+
+def test_a_class_without_a_labelled_node_is_said():
+    """All labelled nodes in one class: the GP predicts it everywhere; harmonic and LLGC warned, the GP did not."""
+    g = gs.load_dataset("karate")
+    labelled = np.flatnonzero(g.labels == 0)[:4]
+    with pytest.warns(
+        gs.DataWarning, match=r"class\(es\) \[1\] of K = 2 have no labelled node \(every labelled"
+    ):
+        gs.transductive.transductive_gp(g.adjacency, g.labels, labelled)

@@ -40,6 +40,7 @@ __all__ = [
     "check_targets",
     "check_every_class_labeled",
     "check_components_labeled",
+    "warn_unlabelled_classes",
     "warn_unreached",
     "one_hot",
     "predict",
@@ -273,6 +274,19 @@ def check_components_labeled(problem):
         )
 
 
+def warn_unlabelled_classes(y_labeled, n_classes, method, consequence, *, stacklevel=3):
+    """Warn (:class:`DataWarning`) if some class ``0..K-1`` has no labelled node, saying what follows for ``method``."""
+    missing = np.flatnonzero(np.bincount(y_labeled, minlength=n_classes) == 0)
+    if missing.size:
+        only = np.unique(y_labeled)
+        alone = f" (every labelled node is in class {int(only[0])})" if only.size == 1 else ""
+        warnings.warn(
+            f"{method}: class(es) {missing.tolist()} of K = {n_classes} have no labelled node{alone}: {consequence}",
+            DataWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def warn_unreached(problem, method, *, stacklevel=3):
     """Warn (:class:`DataWarning`) about what the labels cannot reach; return nothing.
 
@@ -283,15 +297,10 @@ def warn_unreached(problem, method, *, stacklevel=3):
     class 0 on all of it. Both are undetermined, not learned: the warning
     names the classes, and the components by size and a node.
     """
-    counts = np.bincount(problem.y_labeled, minlength=problem.n_classes)
-    missing = np.flatnonzero(counts == 0)
-    if missing.size:
-        warnings.warn(
-            f"{method}: class(es) {missing.tolist()} of K = {problem.n_classes} have no labelled node: "
-            "their score column is 0 and they are never predicted",
-            DataWarning,
-            stacklevel=stacklevel,
-        )
+    warn_unlabelled_classes(
+        problem.y_labeled, problem.n_classes, method, "their score column is 0 and they are never predicted",
+        stacklevel=stacklevel + 1,
+    )  # fmt: skip
     n_comp, comp, orphan, sizes = _unlabelled_components(problem)
     if orphan.size:
         firsts = [int(np.flatnonzero(comp == c)[0]) for c in orphan[:5]]

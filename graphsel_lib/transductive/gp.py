@@ -129,7 +129,7 @@ from .._validation import (
     check_positive,
     check_probability,
 )
-from ._common import ConvergenceWarning, check_targets
+from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
 
 __all__ = [
     "BALANCE_SETTINGS",
@@ -673,6 +673,9 @@ def transductive_gp(
     -----
     ConvergenceWarning
         If ``max_newton`` steps end with ``max |grad| > tol``.
+    DataWarning
+        If a class ``0..K-1`` has no labelled node (with one labelled class the
+        GP predicts it everywhere).
 
     References
     ----------
@@ -713,6 +716,10 @@ def transductive_gp(
     u = n - idx.size
     if u == 0:
         raise ValueError("every node is labelled: there is nothing to transduce")
+    warn_unlabelled_classes(
+        y_l, K, "transductive_gp", "the prior and the balance constraint alone decide whether they are ever "
+        "predicted (with one labelled class, every node goes to it); label a node of every class", stacklevel=2,
+    )  # fmt: skip
 
     if isinstance(balance, (bool, np.bool_)):
         if balance:
