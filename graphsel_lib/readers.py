@@ -30,7 +30,10 @@ reads two small CSV files::
   finite numbers.
 * **Labels** are any strings (``g.class_names``, in sorted order; numerically
   sorted when all are plain non-negative integers). A node without a label
-  row, or with an empty label, is unlabelled; a Graph carries a label on
+  row, with an empty label, or with one of pandas' missing-value markers
+  (``NaN``, ``NA``, ``None``, ``null``, ...: :data:`MISSING_LABELS`) is
+  unlabelled; ``-1`` is a class name like any other string (±1 labels are
+  common), and a warning says so; a Graph carries a label on
   every node, so unlabelled nodes are dropped, then the largest connected
   component is kept (``lcc=False`` raises instead).
 
@@ -55,6 +58,11 @@ from ._validation import DataWarning
 
 __all__ = ["read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
 
+#: Label cells that mean "no label": empty, or one of pandas' missing-value markers (read_csv's na_values).
+MISSING_LABELS = frozenset(
+    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA",
+     "NULL", "NaN", "None", "n/a", "nan", "null"}
+)  # fmt: skip
 _INT = re.compile(r"^(0|-?[1-9][0-9]*)$")  # plain integers: not "007", not "-0" (which would merge with "0")
 _CSV_OPTIONS = ("source", "target", "node", "label", "header", "sep")
 
@@ -287,7 +295,7 @@ def _match_labels(names, int_names, nodes, labels, lines, path):
     pos, labs, lns = pos[known], labels[known], lines[known]
     out = np.full(names.size, None, dtype=object)
     seen_line = {}
-    repeats = 0
+    repeats = markers = 0
     for p, lab, ln in zip(pos.tolist(), labs.tolist(), lns.tolist(), strict=True):
         if p in seen_line:
             prev = out[p] if out[p] is not None else ""
@@ -299,10 +307,11 @@ def _match_labels(names, int_names, nodes, labels, lines, path):
             repeats += 1
             continue
         seen_line[p] = ln
-        out[p] = lab if lab != "" else None
+        out[p] = None if lab in MISSING_LABELS else lab
+        markers += lab in MISSING_LABELS and lab != ""
     no_row = names.size - len(seen_line)
     empty = sum(1 for p in seen_line if out[p] is None)
-    return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty}
+    return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty, "markers": markers}
 
 
 def _class_codes(per_node, class_names=None, path=None):
@@ -399,9 +408,17 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
     if counts["repeats"]:
         parts.append(f"ignored {_plural(counts['repeats'], 'repeated label row')} (same node, same label)")
     if counts["no_row"] or counts["empty"]:
+        marked = (
+            f", {counts['markers']} of them a missing-value marker such as NaN" if counts["markers"] else ""
+        )
         parts.append(
             f"{counts['no_row'] + counts['empty']} of {names.size} nodes are unlabelled "
-            f"({counts['no_row']} without a label row, {counts['empty']} with an empty label)"
+            f"({counts['no_row']} without a label row, {counts['empty']} with an empty label{marked})"
+        )
+    if any(v == "-1" for v in per_node if v is not None):
+        parts.append(
+            "the label '-1' is read as a class name, as a CSV writes any label (in arrays the library reads -1 "
+            "as unlabelled); leave the label cell empty, or write NaN, for a node without a label"
         )
     if parts:
         warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)

@@ -80,7 +80,19 @@ def test_integer_labels_sort_numerically_and_minus_one_is_a_class(tmp_path):
     assert g.class_names == ["2", "10"]
     lab2 = _write(tmp_path / "l2.csv", "node,label\na,-1\nb,1\nc,1\nd,-1\n")
     g2, msgs = _read(e, lab2)
-    assert g2.n_nodes == 4 and sorted(g2.class_names) == ["-1", "1"] and msgs == []
+    assert g2.n_nodes == 4 and sorted(g2.class_names) == ["-1", "1"]
+    assert len(msgs) == 1 and "the label '-1' is read as a class name" in msgs[0]
+
+
+@pytest.mark.parametrize("marker", ["NaN", "nan", "NA", "None", "null", "N/A", "<NA>"])
+def test_missing_value_markers_mean_unlabelled(tmp_path, marker):
+    """'NaN', 'None', ... in a label cell were turned into classes without a word; they mean 'no label'."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,d\na,d\n")
+    lab = _write(tmp_path / "l.csv", f"node,label\na,x\nb,{marker}\nc,y\nd,x\n")
+    g, msgs = _read(e, lab)
+    assert marker not in g.class_names and g.class_names == ["x", "y"]
+    assert g.info["read"]["unlabelled_nodes"] == 1
+    assert any("1 of them a missing-value marker such as NaN" in m for m in msgs)
 
 
 def test_class_names_fix_the_order_of_the_classes(tmp_path):
