@@ -25,6 +25,7 @@ from graphsel_lib.transductive.gp import (
     solve_balanced_q,
     transductive_gp,
 )
+from graphsel_lib.transductive.reference import balanced_q_slsqp
 
 TIGHT = {"tol": 1e-10, "cg_iter": 500, "max_newton": 200}
 
@@ -77,29 +78,10 @@ def _lbfgs_no_balance(Kinv, y, lab, K, sigma2):
 
 
 def _slsqp_q(T, rm, rp):
-    """Generic solve of Eq. 18 in the u*K primal variables."""
-    u, K = T.shape
-
-    def f(x):
-        q = x.reshape(u, K)
-        return np.sum(q * np.log(q)) - np.sum(q * T), (np.log(q) + 1 - T).ravel()
-
-    cons = [
-        {"type": "eq", "fun": lambda x: x.reshape(u, K).sum(1) - 1},
-        {"type": "ineq", "fun": lambda x: x.reshape(u, K).mean(0) - rm},
-        {"type": "ineq", "fun": lambda x: rp - x.reshape(u, K).mean(0)},
-    ]
-    res = minimize(
-        f,
-        np.full(u * K, 1.0 / K),
-        jac=True,
-        method="SLSQP",
-        bounds=[(1e-12, 1)] * (u * K),
-        constraints=cons,
-        options={"ftol": 1e-15, "maxiter": 2000},
-    )
-    assert res.success, res.message
-    return res.x.reshape(u, K)
+    """Generic solve of Eq. 18 in the u*K primal variables (the library's SLSQP twin), which must succeed."""
+    q, success = balanced_q_slsqp(T, rm, rp)
+    assert success
+    return q
 
 
 def _slsqp_joint(Kinv, y, lab, K, sigma2, rm, rp):
