@@ -70,6 +70,12 @@ def _reject_graph(obj, name):
         raise TypeError(
             f"{name} must be a matrix, got a {type(obj).__name__} object; pass its weight matrix, e.g. g.adjacency"
         )
+    if type(obj).__module__.split(".")[0] == "networkx":  # a networkx graph reads as a 0-D object array
+        raise TypeError(
+            f"{name} must be a matrix, got a networkx {type(obj).__name__}; pass "
+            "networkx.to_scipy_sparse_array(G, weight='weight'), or build a labelled graph with "
+            "graphsel_lib.Graph.from_networkx(G, label_attr=...)"
+        )
 
 
 def as_real_array(A, name, *, ndim=2, sparse=None, finite=True, square=False, dtype=np.float64, copy=True):

@@ -345,3 +345,14 @@ def test_n_classes_must_be_an_integer():
     with pytest.raises(ValueError, match="n_classes"):
         gs.check_labels([0, 1, 1], 3, n_classes=0)
     assert gs.check_labels([0, 1, 1], 3, n_classes=np.int64(2)).tolist() == [0, 1, 1]
+
+
+def test_a_networkx_graph_passed_as_a_matrix_says_what_to_pass():
+    """It said 'S must be a 2-D matrix, got 1 dimension(s)'."""
+    import networkx as nx
+
+    G = nx.karate_club_graph()
+    with pytest.raises(TypeError, match="got a networkx Graph; pass networkx.to_scipy_sparse_array"):
+        gs.laplacian(G)
+    with pytest.raises(TypeError, match="from_networkx"):
+        gs.spectral_embedding(G, 2, cache=False)

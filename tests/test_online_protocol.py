@@ -332,3 +332,17 @@ def test_features_whose_products_overflow_or_underflow_are_refused(scale, what):
         with pytest.raises(ValueError, match=what):
             online.run(learner, M * scale, y)
     assert online.run(online.CMOG(gamma=1.0), M * 1e40, y).n_rounds == 20  # large, but representable
+
+
+def test_an_unknown_record_key_names_the_keys_there_are():
+    """record=('x',) raised a bare KeyError: 'x'."""
+    rng = np.random.default_rng(1)
+    M, y = rng.standard_normal((3, 12)), rng.integers(0, 2, 12)
+    for learner in (online.CMOG(gamma=1.0), GPA()):
+        labels = y if learner.multiclass else 2 * y - 1
+        with pytest.raises(ValueError, match=r"reports no 'x' in its per-round info; it has .*'score'"):
+            run(learner, M, labels, record=("x",))
+    s = online.Session(online.CMOG(gamma=1.0), M, n_classes=2, record=("x",))
+    with pytest.raises(ValueError, match="reports no 'x'"):
+        s.ask()
+    assert s.n_done == 0 and s.question is None

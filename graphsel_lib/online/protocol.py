@@ -328,6 +328,14 @@ def _start(learner, M, K, seed, record, claimant=None):
     return X, keys, rng
 
 
+def _unknown_record(learner, key, info):
+    """The error for ``record=(key, ...)`` when the learner's ``info`` has no such key."""
+    known = ", ".join(repr(k) for k in sorted(info) if not str(k).startswith("_"))
+    return ValueError(
+        f"record: {type(learner).__name__} reports no {key!r} in its per-round info; it has {known}"
+    )
+
+
 def _progress_bar(T, learner):
     from tqdm.auto import tqdm
 
@@ -461,7 +469,10 @@ def run(
                 elapsed[t] = clock() - t0
                 scores[t] = info["score"]
                 for k in keys:
-                    recorded[k][t] = info[k]
+                    try:
+                        recorded[k][t] = info[k]
+                    except KeyError:
+                        raise _unknown_record(learner, k, info) from None
                 if bar is not None and (t + 1) % PROGRESS_EVERY == 0:
                     bar.update(PROGRESS_EVERY)
         if bar is not None:

@@ -41,6 +41,7 @@ from .protocol import (
     _check_rounds,
     _make_trace,
     _start,
+    _unknown_record,
     check_learner,
 )
 
@@ -206,6 +207,9 @@ class Session:
                 label, info = self.learner.predict(x)
                 wants = bool(self.learner.wants_label(x, t + 1, info))
                 self._busy += clock() - t0
+            missing = [k for k in self._keys if k not in info]
+            if missing:  # refused before the round is open: nothing changes
+                raise _unknown_record(self.learner, missing[0], info)
             self._pending = (node, int(label), wants, info, label)
         return self.question
 
