@@ -113,10 +113,21 @@ def load(figures_dir) -> dict:
     path = Path(figures_dir) / MANIFEST
     if not path.is_file():
         return {"version": _VERSION, "notebooks": {}}
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
+    fix = "restore it (git checkout -- figures/PROVENANCE.json) or delete it and re-run the notebooks"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is damaged, not a JSON provenance manifest ({exc}); {fix}") from None
     if not isinstance(data, dict) or not isinstance(data.get("notebooks"), dict):
-        raise ValueError(f"{path} is not a provenance manifest (no 'notebooks' mapping)")
+        raise ValueError(f"{path} is not a provenance manifest (no 'notebooks' mapping); {fix}")
+    bad = [
+        k
+        for k, v in data["notebooks"].items()
+        if not isinstance(v, dict) or not isinstance(v.get("files"), dict)
+    ]
+    if bad:
+        raise ValueError(f"{path}: the entries of {bad[:3]} are damaged (no 'files' mapping); {fix}")
     return data
 
 

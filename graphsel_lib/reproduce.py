@@ -689,7 +689,11 @@ def _stale(cfg: RunConfig, only=None) -> int:
             f"error: nothing to check: no notebooks NN_*.ipynb{what} in {cfg.notebooks_dir}", file=sys.stderr
         )
         return 2
-    report = provenance.check(notebooks, cfg.figures_dir, profile=cfg.profile)
+    try:
+        report = provenance.check(notebooks, cfg.figures_dir, profile=cfg.profile)
+    except ValueError as exc:  # a damaged manifest: say which file and how to mend it
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if only:  # a selection: judge only the selected notebooks' entries and files
         keep = {nb.stem for nb in notebooks}
         manifest = provenance.load(cfg.figures_dir)["notebooks"]

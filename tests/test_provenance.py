@@ -187,3 +187,13 @@ def test_committed_figures_are_what_the_notebooks_make(capsys):
     code = reproduce.main(["--root", str(root), "--stale"])
     out = capsys.readouterr().out
     assert code == 0, "stale committed figures; re-run these notebooks (full profile):\n" + out
+
+
+@pytest.mark.parametrize(
+    "damage", [b"{not json", b"\xff\xfe\x00garbage", b'{"notebooks": {"01_a": 3}}', b'{"notebooks": []}']
+)
+def test_a_damaged_manifest_says_so_and_how_to_mend_it(tmp_path, damage):
+    """It raised a raw JSONDecodeError, UnicodeDecodeError or AttributeError."""
+    (tmp_path / provenance.MANIFEST).write_bytes(damage)
+    with pytest.raises(ValueError, match="git checkout -- figures/PROVENANCE.json"):
+        provenance.load(tmp_path)

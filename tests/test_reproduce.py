@@ -307,3 +307,14 @@ def test_stale_refuses_to_check_nothing(tmp_path, capsys):
     assert reproduce.main(["--stale", "--only", "zzz"]) == 2
     err = capsys.readouterr().err
     assert "no notebooks" in err and "zzz" in err
+
+
+def test_stale_with_a_damaged_manifest_is_an_error_not_a_traceback(tmp_path, capsys):
+    root = tmp_path / "p"
+    (root / "notebooks").mkdir(parents=True)
+    (root / "figures").mkdir()
+    nb = new_notebook(cells=[new_code_cell('profile = "full"\nseed = 0')])
+    nbformat.write(nb, root / "notebooks" / "01_a.ipynb")
+    (root / "figures" / "PROVENANCE.json").write_text("{not json")
+    assert reproduce.main(["--root", str(root), "--stale"]) == 2
+    assert "is damaged" in capsys.readouterr().err
