@@ -85,23 +85,30 @@ def _read_table(path, what, *, header, sep):
 
     path = _check_file(path, what)
     try:
-        df = pd.read_csv(
-            path,
-            sep=sep,
-            header=0 if header else None,
-            dtype=str,
-            keep_default_na=False,
-            na_filter=False,
-            skip_blank_lines=False,
-            skipinitialspace=True,
-            encoding="utf-8-sig",
-            index_col=False,
-            engine="c",
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)  # rows longer than the header: refuse
+            df = pd.read_csv(
+                path,
+                sep=sep,
+                header=0 if header else None,
+                dtype=str,
+                keep_default_na=False,
+                na_filter=False,
+                skip_blank_lines=False,
+                skipinitialspace=True,
+                encoding="utf-8-sig",
+                index_col=False,
+                engine="c",
+            )
     except pd.errors.EmptyDataError:
         raise ValueError(f"{what} {str(path)!r} is empty") from None
     except pd.errors.ParserError as exc:
         raise ValueError(f"{what} {str(path)!r} is not a well-formed CSV: {exc}") from None
+    except pd.errors.ParserWarning:
+        raise ValueError(
+            f"{what} {str(path)!r} has rows with more fields than its header has columns: name every column in "
+            "the header (e.g. source,target,weight), or the extra fields would be dropped"
+        ) from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{what} {str(path)!r} is not UTF-8 text ({exc})") from None
     df = df.fillna("")

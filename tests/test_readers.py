@@ -277,3 +277,11 @@ def test_read_graphml_keeps_ids_and_drops_unlabelled(tmp_path):
     assert g.adjacency[0, 1] == 2.0 and g.adjacency.diagonal().sum() == 0
     with pytest.raises(FileNotFoundError):
         gs.Graph.read_graphml(tmp_path / "missing.graphml")
+
+
+def test_rows_longer_than_the_header_are_refused(tmp_path):
+    """A header source,target with rows a,b,2 dropped every weight with only a pandas ParserWarning."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b,2\nb,c,3\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\nc,x\n")
+    with pytest.raises(ValueError, match="more fields than its header has columns: name every column"):
+        gs.Graph.read_csv(e, lab)
