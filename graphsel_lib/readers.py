@@ -321,6 +321,22 @@ def _match_labels(names, int_names, nodes, labels, lines, path):
     return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty, "markers": markers}
 
 
+def _numeric_lookalikes(unknown, names, k=3):
+    """Up to ``k`` pairs (label-row name, edge-file name) that differ as text but are equal as numbers ('01' and 1)."""
+    by_value = {}
+    for n in names.tolist():
+        text = str(n)
+        if _looks_numeric(text):
+            by_value.setdefault(float(text), text)
+    pairs = []
+    for u in unknown.tolist():
+        if _looks_numeric(u) and float(u) in by_value and by_value[float(u)] != u:
+            pairs.append((u, by_value[float(u)]))
+            if len(pairs) == k:
+                break
+    return pairs
+
+
 def _class_codes(per_node, class_names=None, path=None):
     """Label strings -> labels for :meth:`Graph.from_edges`: ints when all are plain integers >= 0.
 
@@ -407,10 +423,21 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
             f"dropped {_plural(n_loops, 'self-loop')} (rows whose source is their target: they do not change L = D - S)"
         )
     unknown = counts["unknown"]
+    lookalikes = _numeric_lookalikes(unknown, names)
+    hint = (
+        f": {', '.join(f'{a!r} in the label file is {b!r} in the edge file' for a, b in lookalikes)} only as a "
+        "number; write each node's name the same way in both files"
+        if lookalikes
+        else ""
+    )
+    if lookalikes and all(v is None for v in per_node):
+        raise ValueError(
+            f"no node of {str(edges_path)!r} has a label: the label file names them differently{hint}"
+        )
     if unknown.size:
         parts.append(
             f"ignored {_plural(unknown.size, 'label row')} naming nodes that are in no edge "
-            f"(e.g. {_examples(unknown)})"
+            f"(e.g. {_examples(unknown)}){hint}"
         )
     if counts["repeats"]:
         parts.append(f"ignored {_plural(counts['repeats'], 'repeated label row')} (same node, same label)")

@@ -285,3 +285,16 @@ def test_rows_longer_than_the_header_are_refused(tmp_path):
     lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\nc,x\n")
     with pytest.raises(ValueError, match="more fields than its header has columns: name every column"):
         gs.Graph.read_csv(e, lab)
+
+
+@pytest.mark.parametrize(
+    "edges, labels, pair",
+    [("1,2\n2,3\n", "01,x\n02,y\n03,x\n", "'01' in the label file is '1' in the edge file"),
+     ("1.0,2.0\n2.0,3.0\n", "1,x\n2,y\n3,x\n", "'1' in the label file is '1.0' in the edge file")],
+)  # fmt: skip
+def test_names_equal_only_as_numbers_are_pointed_out(tmp_path, edges, labels, pair):
+    """'01' vs 1 or '1' vs '1.0' said 'no node has a label' without saying why."""
+    e = _write(tmp_path / "e.csv", "source,target\n" + edges)
+    lab = _write(tmp_path / "l.csv", "node,label\n" + labels)
+    with pytest.raises(ValueError, match="names them differently: " + pair):
+        gs.Graph.read_csv(e, lab)
