@@ -530,6 +530,18 @@ def _run_sequential(notebooks, cfg, fail_fast) -> dict:
     return results
 
 
+def _submit(pool, pending, nb, cfg, tag):
+    print(f"{tag} {nb.stem}: queued", flush=True)
+    pending[pool.submit(run_notebook, nb, cfg)] = nb
+
+
+def _chapter_of(nb: Path, stage) -> Path | None:
+    """The chapter in ``stage`` that the solutions notebook ``nb`` belongs to (None for a chapter)."""
+    if nb.parent.name != SOLUTIONS:
+        return None
+    return next((c for c in stage if c.parent.name != SOLUTIONS and _number(c) == _number(nb)), None)
+
+
 def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -545,10 +557,13 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
         for stage in stages:
             if fail_fast and any(r.status == "failed" for r in results.values()):
                 break
+            # a solutions notebook starts once its chapter has finished (it may read the chapter's tables)
+            chapter_of = {nb: _chapter_of(nb, stage) for nb in stage}
+            waiting = [nb for nb in stage if chapter_of[nb] is not None]
             pending = {}
             for nb in stage:
-                print(f"[{index[nb.stem]}/{n}] {nb.stem}: queued", flush=True)
-                pending[pool.submit(run_notebook, nb, cfg)] = nb
+                if chapter_of[nb] is None:
+                    _submit(pool, pending, nb, cfg, f"[{index[nb.stem]}/{n}]")
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
@@ -559,6 +574,10 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
                     results[nb.stem] = res
                     _print_result(index[nb.stem], n, res)
                     _record(nb, res, cfg)
+                    for sol in [w for w in waiting if chapter_of[w] == nb]:
+                        waiting.remove(sol)
+                        if not (fail_fast and res.status == "failed"):
+                            _submit(pool, pending, sol, cfg, f"[{index[sol.stem]}/{n}]")
                     if fail_fast and res.status == "failed":
                         for other in list(pending):
                             if other.cancel():

@@ -318,3 +318,23 @@ def test_stale_with_a_damaged_manifest_is_an_error_not_a_traceback(tmp_path, cap
     (root / "figures" / "PROVENANCE.json").write_text("{not json")
     assert reproduce.main(["--root", str(root), "--stale"]) == 2
     assert "is damaged" in capsys.readouterr().err
+
+
+def test_parallel_runs_start_a_solution_after_its_chapter(tmp_path):
+    """A solutions notebook may read its chapter's tables: with --jobs 2 it used to start beside the chapter."""
+    nbdir = tmp_path / "notebooks"
+    (nbdir / "solutions").mkdir(parents=True)
+    chapter = _notebook(
+        "import time\nimport pandas as pd\nfrom graphsel_lib.tables import write_table\n"
+        "time.sleep(3)\nwrite_table(pd.DataFrame({'x': [1]}), '05_table')"
+    )
+    solution = _notebook(
+        "from graphsel_lib.tables import read_table\nassert read_table('05_table').x.tolist() == [1]"
+    )
+    nbformat.write(chapter, nbdir / "05_chapter.ipynb")
+    nbformat.write(solution, nbdir / "solutions" / "05_solutions.ipynb")
+    nbformat.write(AFTER, nbdir / "06_other.ipynb")
+    (tmp_path / "figures").mkdir()
+    assert (
+        reproduce.main(["--root", str(tmp_path), "--jobs", "2", "--figures-dir", str(tmp_path / "out")]) == 0
+    )
