@@ -545,6 +545,12 @@ class Graph:
             raise ValueError("adjacency must have a zero diagonal (no self-loops); drop them first")
         self.adjacency = S
         n = S.shape[0]
+        if n < 2 or S.nnz == 0:
+            raise ValueError(
+                f"a Graph needs at least one edge of positive weight, got {n} node(s) and no edge: every weight "
+                "was 0, every edge a self-loop, or the largest connected component is a single node (a sparser "
+                "generator setting, e.g. sbm with a tiny avg_degree, or edges not read from the file?)"
+            )
         n_classes = len(self.class_names) if self.class_names else None
         self.labels = check_labels(self.labels, n, n_classes=n_classes)
         if not self.class_names:

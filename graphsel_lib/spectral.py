@@ -756,12 +756,17 @@ def _check_and_fix(L, vals, vecs, d, method, slack=1e-8):
     """Sort, drop the null pair, check residuals (relative ``slack`` for an approximate solve)."""
     order = np.argsort(vals)
     vals, vecs = vals[order], vecs[:, order]
-    scale = max(1.0, float(abs(L).sum(axis=1).max()))  # ≥ ‖L‖₂
+    scale = float(abs(L).sum(axis=1).max())  # ≥ ‖L‖₂: the checks are relative, so any scale of weights passes
     if abs(vals[0]) > 1e-8 * scale:
         raise ValueError(f"smallest Laplacian eigenvalue is {vals[0]:.3g}, not 0: is the graph connected?")
     vals, vecs = vals[1 : d + 1], vecs[:, 1 : d + 1]
     if vals[0] <= 1e-10 * scale:
-        raise ValueError("the Laplacian has a second zero eigenvalue: the graph is disconnected")
+        raise ValueError(
+            f"the graph is connected, but its algebraic connectivity {vals[0]:.3g} is below what double precision "
+            f"resolves at the scale of L (1e-10 of its largest absolute row sum, {scale:.3g}): a bridge of tiny weight "
+            "between heavy parts, or weights of very different scales; strengthen or cut the weak edges, or "
+            "rescale the weights (e.g. S / S.max())"
+        )
     resid = np.linalg.norm(L @ vecs - vecs * vals, axis=0).max()
     if not np.isfinite(resid) or resid > max(1e-6 * scale, 10.0 * slack * float(vals[-1])):
         raise RuntimeError(f"{method} eigensolver did not converge (max residual {resid:.3g})")

@@ -356,3 +356,11 @@ def test_a_networkx_graph_passed_as_a_matrix_says_what_to_pass():
         gs.laplacian(G)
     with pytest.raises(TypeError, match="from_networkx"):
         gs.spectral_embedding(G, 2, cache=False)
+
+
+def test_a_graph_without_an_edge_is_refused():
+    """All-zero weights, only self-loops or sbm(avg_degree=1e-3) returned a 1-node graph with warnings."""
+    with pytest.raises(ValueError, match="at least one edge of positive weight"):
+        gs.Graph.from_edges(np.array([[0, 1], [1, 2]]), [0, 1, 0], weights=np.array([0.0, 0.0]))
+    with pytest.raises(ValueError, match="at least one edge of positive weight"):
+        gs.datasets.sbm(100, n_blocks=2, avg_degree=1e-3, mixing=0.2, seed=0)

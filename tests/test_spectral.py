@@ -458,3 +458,16 @@ def test_any_basis_silences_only_the_split_warning():
             gs.spectral_embedding(_cycle(8), 1, cache=False)
             warnings.warn("another", RuntimeWarning, stacklevel=1)
     assert [w.category for w in caught] == [RuntimeWarning]
+
+
+def test_tiny_weights_are_a_scale_not_a_disconnection():
+    """Weights x 1e-20 were 'disconnected'; a 1e-11 bridge between unit weights is connected but unresolvable."""
+    S = _cycle(12).toarray()
+    small = gs.spectral_embedding(S * 1e-20, 3, cache=False)
+    np.testing.assert_allclose(
+        small.eigenvalues, 1e-20 * gs.spectral_embedding(S, 3, cache=False).eigenvalues
+    )
+    path = np.diag(np.ones(5), 1)
+    path[2, 3] = 1e-11
+    with pytest.raises(ValueError, match="connected, but its algebraic connectivity"):
+        gs.spectral_embedding(path + path.T, 2, cache=False)
