@@ -240,6 +240,9 @@ _FAVICON = (
 )
 
 
+#: A list item opening with an HTML anchor (the bibliography's entries): a MyST target in the book, so
+#: that a chapter's link ``bibliography.md#key`` resolves there as it does in JupyterLab.
+_ANCHOR = re.compile(r'^- <a id="([A-Za-z0-9_-]+)"></a>', re.M)
 _IMAGE = re.compile(r"!\[[^\]]*\]\(\.\./figures/([^)\s]+)\)")
 
 
@@ -250,7 +253,7 @@ def _copy_pages(notebooks_dir: Path, src: Path, figures_dir: Path) -> list[str]:
         page = notebooks_dir / name
         if not page.is_file():
             continue
-        text = page.read_text(encoding="utf-8")
+        text = _ANCHOR.sub(r"\n(\1)=\n", page.read_text(encoding="utf-8"))  # HTML anchors -> MyST targets
         (src / "chapters" / name).write_text(text, encoding="utf-8")
         for image in _IMAGE.findall(text):
             if (figures_dir / image).is_file():

@@ -59,8 +59,11 @@ def test_book_in_a_browser_offline(smoke_book):
     executable = _chromium()
     out, _ = smoke_book
     result = check_book(out, screenshot_dir=out.parent, executable=executable)
-    expected = sorted(f"chapters/{nb.stem}.html" for nb in NOTEBOOKS)
-    assert result["chapters"] == expected, "the index must link every notebook's page"
+    pages = [
+        p.rsplit(".", 1)[0] for p in book.PAGES if (project_root() / "notebooks" / p).is_file()
+    ]  # course pages
+    expected = sorted(f"chapters/{name}.html" for name in [nb.stem for nb in NOTEBOOKS] + pages)
+    assert result["chapters"] == expected, "the index must link every notebook's page and the course pages"
     assert not result["blocked"], f"the book asked the network for: {result['blocked'][:10]}"
     assert result["n_math"] > 100, "the notebooks hold hundreds of formulas: MathJax did not find them"
     problems = result["problems"]
