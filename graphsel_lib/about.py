@@ -13,9 +13,11 @@ _PACKAGES = ("numpy", "scipy", "networkx", "matplotlib", "pandas", "scikit-learn
 
 def versions() -> dict:
     """``{name: version}`` for Python, graphsel and the packages it uses, plus the machine."""
-    from . import __version__
-
-    out = {"python": platform.python_version(), "graphsel": __version__}
+    try:  # read here, not from the package's __init__ (a lower module never imports the one above it)
+        version = metadata.version("graphsel")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree without installing
+        version = "0+unknown"
+    out = {"python": platform.python_version(), "graphsel": version}
     for name in _PACKAGES:
         try:
             out[name] = metadata.version(name)

@@ -398,8 +398,11 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
         and ``class_names`` the label strings; ``info["read"]`` holds the
         counts of what was read and dropped.
     """
-    if graph_cls is None:
-        from .graph import Graph as graph_cls
+    if graph_cls is None:  # the readers build graphs through the class they are given: no import back
+        raise TypeError(
+            "graph_cls is required here: read a labelled graph with graphsel_lib.Graph.read_csv(...) or "
+            "Graph.read_graphml(...), which pass it"
+        )
     csv_opts = {k: kwargs.pop(k) for k in _CSV_OPTIONS if k in kwargs}
     if labels_path is None:
         raise ValueError(
@@ -499,8 +502,11 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
     """
     import networkx as nx
 
-    if graph_cls is None:
-        from .graph import Graph as graph_cls
+    if graph_cls is None:  # the readers build graphs through the class they are given: no import back
+        raise TypeError(
+            "graph_cls is required here: read a labelled graph with graphsel_lib.Graph.read_csv(...) or "
+            "Graph.read_graphml(...), which pass it"
+        )
     path = _check_file(path, "GraphML file")
     try:
         G = nx.read_graphml(path)

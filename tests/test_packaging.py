@@ -74,3 +74,16 @@ def test_import_is_light_and_the_version_comes_from_the_metadata():
     import graphsel_lib as gs
 
     assert gs.experiments.evaluate is not None  # still reachable, on first use
+
+
+def test_no_module_imports_the_package_above_it():
+    """about reads the version itself; readers do not import graph back (graph -> readers only)."""
+    import ast
+
+    import graphsel_lib
+
+    root = Path(graphsel_lib.__file__).parent
+    for name, forbidden in (("about.py", "from . import"), ("readers.py", "from .graph import")):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [i for i in imports if i.startswith(forbidden)], f"{name}: {imports}"

@@ -298,3 +298,14 @@ def test_names_equal_only_as_numbers_are_pointed_out(tmp_path, edges, labels, pa
     lab = _write(tmp_path / "l.csv", "node,label\n" + labels)
     with pytest.raises(ValueError, match="names them differently: " + pair):
         gs.Graph.read_csv(e, lab)
+
+
+def test_the_readers_build_through_the_class_they_are_given(tmp_path):
+    """readers never import graph (graph imports readers): the Graph class is passed by Graph.read_csv."""
+    from graphsel_lib import readers
+
+    e = _write(tmp_path / "e.csv", "source,target\na,b\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\n")
+    with pytest.raises(TypeError, match="Graph.read_csv"):
+        readers.read_csv(e, lab)
+    assert readers.read_csv(e, lab, graph_cls=gs.Graph).n_nodes == 2
