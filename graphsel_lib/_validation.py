@@ -17,10 +17,12 @@
   the offending values and nodes).
 
   What an unlabelled node does depends on the API and is documented there:
-  the transductive methods ignore the labels outside ``labeled`` anyway; a
-  :class:`~graphsel_lib.Graph` carries a label on every node, so its
-  constructor raises and ``Graph.from_*`` / ``load_dataset`` drop such nodes
-  (with a :class:`DataWarning` for ``from_*``).
+  the transductive methods ignore the labels outside ``labeled`` anyway and
+  predict every node; a :class:`~graphsel_lib.Graph` keeps unlabelled nodes
+  with their edges (``labels`` -1; ``g.labelled``), as a user's graph is
+  partially labelled, while ``load_dataset`` drops them (a benchmark scores
+  every node); an online pass (``online.run``), which scores every round,
+  refuses them and names the alternatives.
 """
 
 from __future__ import annotations

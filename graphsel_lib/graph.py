@@ -462,68 +462,141 @@ def _check_node_ids(node_ids, n):
     return ids
 
 
-def _reduce(S, codes, *, lcc):
-    """Nodes a Graph keeps: the labelled ones, then (``lcc``) the largest connected component among them.
+def _reduce(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
+    """Nodes a Graph keeps: (``drop_unlabelled``) the labelled ones, then (``lcc``) the largest connected component.
 
     Returns ``(keep, report)``: sorted node indices, and a dict with the
-    numbers of ``unlabelled`` nodes and of nodes ``outside_lcc``, the number
-    of ``components`` of the labelled graph and the classes (codes) that
-    ``vanished`` with the nodes outside the component.
+    numbers of ``unlabelled`` nodes (dropped with ``drop_unlabelled``, else
+    kept; ``unlabelled_kept`` counts those inside the result) and of nodes
+    ``outside_lcc``, the number of ``components`` and the classes (codes) whose
+    every labelled node was outside the component (``vanished``).
     """
     n = S.shape[0]
-    keep = np.flatnonzero(codes != UNLABELLED)
-    report = {"n_nodes": n, "unlabelled": n - keep.size, "outside_lcc": 0, "components": 1, "vanished": []}
-    if keep.size == 0:
-        raise ValueError(f"no node has a label: all {n} labels mark unlabelled nodes (-1, NaN or None)")
+    labelled = codes != UNLABELLED
+    n_unlabelled = int(n - np.count_nonzero(labelled))
+    keep = np.flatnonzero(labelled) if drop_unlabelled else np.arange(n)
+    report = {
+        "n_nodes": n,
+        "unlabelled": n_unlabelled,
+        "dropped_unlabelled": drop_unlabelled,
+        "unlabelled_kept": 0,
+        "outside_lcc": 0,
+        "components": 1,
+        "vanished": [],
+    }
+    if not labelled.any() and not allow_none:
+        raise ValueError(
+            f"no node has a label: all {n} labels mark unlabelled nodes (-1, NaN or None); give at least one "
+            "node a label, or pass class_names=[...] to start from no label (e.g. to label by hand)"
+        )
     if lcc:
-        S_lab = S[keep][:, keep] if keep.size < n else S
-        k = n_components(S_lab)
+        S_kept = S[keep][:, keep] if keep.size < n else S
+        k = n_components(S_kept)
         if k > 1:
-            sub = largest_connected_component(S_lab)
-            before = np.unique(codes[keep])
+            sub = largest_connected_component(S_kept)
+            before = np.unique(codes[keep][labelled[keep]])
             keep = keep[sub]
             report.update(
-                outside_lcc=int(S_lab.shape[0] - sub.size),
+                outside_lcc=int(S_kept.shape[0] - sub.size),
                 components=int(k),
                 vanished=np.setdiff1d(before, codes[keep]).tolist(),
             )
+    if not drop_unlabelled:
+        report["unlabelled_kept"] = int(np.count_nonzero(~labelled[keep]))
     return keep, report
 
 
 def _describe(report, class_names):
     """Sentences for a :class:`DataWarning` about the nodes a Graph dropped (empty if none)."""
     parts = []
-    if report["unlabelled"]:
+    if report["unlabelled"] and report["dropped_unlabelled"]:
         parts.append(
-            f"dropped {report['unlabelled']} of {report['n_nodes']} nodes that have no label "
-            "(-1, NaN or None): a Graph needs a label on every node"
+            f"dropped {report['unlabelled']} of {report['n_nodes']} nodes that have no label (-1, NaN or None)"
         )
     if report["outside_lcc"]:
-        n_lab = report["n_nodes"] - report["unlabelled"]
+        n_before = report["n_nodes"] - (report["unlabelled"] if report["dropped_unlabelled"] else 0)
         msg = (
             f"kept the largest of {report['components']} connected components: dropped "
-            f"{report['outside_lcc']} of {n_lab} nodes"
+            f"{report['outside_lcc']} of {n_before} nodes"
         )
         if report["vanished"]:
             names = [class_names[c] for c in report["vanished"]]
-            msg += f", and with them every node of class(es) {names}"
+            msg += f", and with them every labelled node of class(es) {names}"
         parts.append(msg + " (pass lcc=False to get an error instead)")
     return "; ".join(parts)
 
 
+def _split(cls, S, codes, names, class_names, name, features, node_ids, info, stacklevel):
+    """One Graph per connected component with an edge, largest first; every part shares the class names.
+
+    The classes are those of every labelled node (not renumbered per part), so
+    ``labels`` index the same ``class_names`` in each part. Nodes with no edge
+    are in no part, said in a :class:`DataWarning`. ``info["component"]`` holds
+    the part's index, ``info["n_components"]`` the number of parts.
+    """
+    if class_names is None:  # renumber over the classes of the labelled nodes, all parts together
+        labelled = codes != UNLABELLED
+        present, inverse = np.unique(codes[labelled], return_inverse=True)
+        codes = codes.copy()
+        codes[labelled] = inverse
+        names = [names[c] for c in present]
+    if not np.any(codes != UNLABELLED) and class_names is None:
+        raise ValueError(
+            f"no node has a label: all {S.shape[0]} labels mark unlabelled nodes (-1, NaN or None); "
+            "give at least one node a label, or pass class_names=[...]"
+        )
+    _, comp = csgraph.connected_components(S, directed=False)
+    sizes = np.bincount(comp)
+    ranked = sorted(np.flatnonzero(sizes >= 2), key=lambda c: (-sizes[c], c))
+    isolated = int(np.count_nonzero(sizes == 1))
+    if isolated:
+        warnings.warn(
+            f"{name}: {isolated} node(s) have no edge (only self-loops, or none of positive weight): "
+            "they are in no part",
+            DataWarning,
+            stacklevel=stacklevel,
+        )
+    parts = []
+    for i, c in enumerate(ranked):
+        keep = np.flatnonzero(comp == c)
+        part_info = dict(info or {}, component=i, n_components=len(ranked))
+        part_info["unlabelled"] = int(np.count_nonzero(codes[keep] == UNLABELLED))
+        parts.append(
+            cls(
+                S[keep][:, keep].tocsr(),
+                codes[keep],
+                list(names),
+                name if i == 0 else f"{name} [part {i + 1} of {len(ranked)}]",
+                None if features is None else features[keep],
+                None if node_ids is None else node_ids[keep],
+                part_info,
+            )
+        )
+    return parts
+
+
 @dataclass(eq=False)
 class Graph:
-    """A connected, undirected, weighted graph with one class label per node.
+    """A connected, undirected, weighted graph whose nodes carry a class label or none.
 
     Construct it through :meth:`read_csv` (your own files), :meth:`from_edges`,
     :meth:`from_networkx` or :func:`graphsel_lib.load_dataset`; the constructor validates everything:
     symmetric non-negative finite weights, zero diagonal, connected,
-    labels in ``0..K-1``.
+    labels in ``0..K-1`` or ``-1`` (unlabelled).
+
+    A user's graph is usually partially labelled: its unlabelled nodes are
+    kept with their edges (``labels == -1``, :attr:`labelled` is False), and
+    are what the methods predict. The datasets of
+    :func:`graphsel_lib.load_dataset` are labelled on every node (the
+    benchmarks score every node). Functions that need every label, such as
+    :func:`graphsel_lib.online.run` (it scores every round), say so and name
+    the alternative (:class:`graphsel_lib.online.Session`, or the offline
+    methods of :mod:`graphsel_lib.transductive`, which predict every node).
 
     Attributes
     ----------
     adjacency : scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
-    labels : ndarray of int of shape (n_nodes,), values ``0..n_classes-1``
+    labels : ndarray of int of shape (n_nodes,), values ``0..n_classes-1``, ``-1`` for an unlabelled node
     class_names : list of str, one per class
     name : str
     features : ndarray or sparse matrix of shape (n_nodes, n_features), optional
@@ -552,7 +625,7 @@ class Graph:
                 "generator setting, e.g. sbm with a tiny avg_degree, or edges not read from the file?)"
             )
         n_classes = len(self.class_names) if self.class_names else None
-        self.labels = check_labels(self.labels, n, n_classes=n_classes)
+        self.labels = check_class_labels(self.labels, n, n_classes=n_classes, name="labels")
         if not self.class_names:
             k = int(self.labels.max()) + 1 if self.labels.size else 0
             self.class_names = [str(i) for i in range(k)]
@@ -575,6 +648,31 @@ class Graph:
         return len(self.class_names)
 
     @property
+    def labelled(self) -> np.ndarray:
+        """Boolean mask of the nodes with a label (``labels >= 0``)."""
+        return self.labels != UNLABELLED
+
+    @property
+    def n_labelled(self) -> int:
+        return int(np.count_nonzero(self.labelled))
+
+    @property
+    def fully_labelled(self) -> bool:
+        """True when every node has a label (as the benchmark datasets do)."""
+        return self.n_labelled == self.n_nodes
+
+    def require_labels(self, what):
+        """Raise a ValueError naming ``what`` when some node is unlabelled; return ``labels`` otherwise."""
+        if not self.fully_labelled:
+            raise ValueError(
+                f"{what} needs the label of every node, but {self.n_nodes - self.n_labelled} of "
+                f"{self.n_nodes} nodes of {self.name!r} are unlabelled: predict them with an offline method "
+                "(graphsel_lib.transductive.harmonic(g.adjacency, g.labels, g.labelled)), ask for them with "
+                "graphsel_lib.online.Session, or evaluate on the labelled nodes only"
+            )
+        return self.labels
+
+    @property
     def node_names(self) -> np.ndarray:
         """The name of every node, aligned with the rows of ``adjacency``: ``node_ids``, or ``0..n-1`` without them.
 
@@ -585,9 +683,10 @@ class Graph:
         return np.arange(self.n_nodes) if self.node_ids is None else self.node_ids
 
     def __repr__(self):
+        unlabelled = "" if self.fully_labelled else f", n_labelled={self.n_labelled}"
         return (
             f"Graph(name={self.name!r}, n_nodes={self.n_nodes}, n_edges={self.n_edges}, "
-            f"n_classes={self.n_classes})"
+            f"n_classes={self.n_classes}{unlabelled})"
         )
 
     # ---- constructors
@@ -605,7 +704,7 @@ class Graph:
         node_ids=None,
         info=None,
     ):
-        """Build a Graph from a weight matrix, keeping the labelled nodes and, optionally, only the LCC.
+        """Build a Graph from a weight matrix, keeping (``lcc``) only its largest connected component.
 
         ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
         ``symmetrize=True`` applies ``S <- max(S, S^T)`` (gu2013 Sec. 6.1);
@@ -614,15 +713,17 @@ class Graph:
         Labels follow the library's convention: ``-1``, ``NaN`` and ``None``
         mark an unlabelled node; other numbers must be integers (``0.5``
         raises); strings and other objects are class names (``None``
-        unlabelled). A Graph carries a label on every node, so **unlabelled
-        nodes are dropped**, with a :class:`DataWarning` giving their number,
-        as :func:`graphsel_lib.load_dataset` drops them.
+        unlabelled). Unlabelled nodes are kept with their edges (``labels``
+        -1 in the Graph; :attr:`labelled`, :attr:`n_labelled`). With no
+        labelled node at all, pass ``class_names`` (e.g. to label by hand
+        from scratch); otherwise that is an error.
 
-        ``lcc=True`` then keeps the largest connected component (labels,
+        ``lcc=True`` keeps the largest connected component (labels,
         features and node ids follow) and warns (:class:`DataWarning`) with
-        the number of nodes dropped and the classes that vanish with them;
+        the number of nodes dropped and the classes whose every labelled node
+        goes with them;
         ``lcc=False`` raises on a disconnected graph. Labels are remapped to
-        ``0..K-1`` over the classes present, in sorted order, unless
+        ``0..K-1`` over the classes of the kept labelled nodes, in sorted order, unless
         ``class_names`` is given (then labels must already index into it, and
         every class is kept).
 
@@ -656,7 +757,9 @@ class Graph:
         S.setdiag(0)  # self-loops do not change L = D - S; the Graph keeps none
         S.eliminate_zeros()
         S = check_adjacency(S, name="adjacency")
-        keep, report = _reduce(S, codes, lcc=lcc)
+        if lcc == "split":
+            return _split(cls, S, codes, names, class_names, name, features, node_ids, info, stacklevel)
+        keep, report = _reduce(S, codes, lcc=lcc, allow_none=class_names is not None)
         message = _describe(report, names)
         if message:
             warnings.warn(f"{name}: {message}", DataWarning, stacklevel=stacklevel)
@@ -665,10 +768,15 @@ class Graph:
             codes = codes[keep]
             features = None if features is None else features[keep]
             node_ids = None if node_ids is None else node_ids[keep]
-        if class_names is None:  # renumber over the classes still present
-            present, codes = np.unique(codes, return_inverse=True)
+        if class_names is None:  # renumber over the classes still present among the labelled nodes
+            labelled = codes != UNLABELLED
+            present, inverse = np.unique(codes[labelled], return_inverse=True)
+            codes = codes.copy()
+            codes[labelled] = inverse
             names = [names[c] for c in present]
-        return cls(S.tocsr(), codes, names, name, features, node_ids, dict(info or {}))
+        info = dict(info or {})
+        info["unlabelled"] = int(report["unlabelled_kept"])
+        return cls(S.tocsr(), codes, names, name, features, node_ids, info)
 
     @classmethod
     def from_edges(cls, edges, labels, *, weights=None, n_nodes=None, directed=False, **kwargs):
@@ -746,8 +854,8 @@ class Graph:
         ``class_names``. An edge listed in one or in both directions (same
         weight) is one edge, as in :meth:`from_edges`; self-loops are dropped.
         A node without a label row or with an empty label is unlabelled and
-        dropped, then the largest connected component is kept; whatever is
-        dropped is reported by a :class:`DataWarning` with counts (also in
+        kept with its edges; the largest connected component is kept; whatever
+        is dropped, and the number of unlabelled nodes, is reported by a :class:`DataWarning` with counts (also in
         ``info["read"]``). ``weight``: ``None`` takes the ``weight`` column (or
         the third of three columns) if any, ``False`` ignores weights, a string
         names the column. Other options: ``source``, ``target``, ``node``,
@@ -760,11 +868,27 @@ class Graph:
         return read_csv(edges_path, labels_path, weight=weight, directed=directed, graph_cls=cls, **kwargs)
 
     @classmethod
+    def read_csv_components(cls, edges_path, labels_path=None, **kwargs):
+        """Read every connected component of a CSV graph: a list of Graphs, largest first.
+
+        As :meth:`read_csv`, but nothing is dropped for being outside the
+        largest component: each component with an edge is a Graph of its own
+        (``info["component"]``), and every part shares ``class_names`` (a part
+        may have no labelled node, or labels of one class only). Use it to
+        predict every node of a file whose graph is disconnected.
+        """
+        if "lcc" in kwargs:
+            raise TypeError("read_csv_components reads every component; do not pass lcc")
+        from .readers import read_csv
+
+        return read_csv(edges_path, labels_path, graph_cls=cls, lcc="split", **kwargs)
+
+    @classmethod
     def read_graphml(cls, path, label_attr="label", *, weight="weight", **kwargs):
         """Read a Graph from a GraphML file through networkx (see :func:`graphsel_lib.readers.read_graphml`).
 
         Node ids are kept in ``node_ids``; nodes without ``label_attr`` are
-        unlabelled and dropped, self-loops too (with a :class:`DataWarning`).
+        unlabelled and kept; self-loops are dropped (both said in a :class:`DataWarning`).
         Keyword arguments go to :meth:`from_networkx`.
         """
         from .readers import read_graphml
@@ -778,8 +902,10 @@ class Graph:
         Directed graphs are rejected unless ``symmetrize=True`` is passed
         (then ``S <- max(S, S^T)``). Self-loops are dropped. Node order follows
         ``G.nodes``; the original node names are kept in ``node_ids``. A node
-        whose label is ``None``, ``NaN`` or ``-1`` is unlabelled and dropped,
-        as in :meth:`from_adjacency`; a node without the attribute is an error.
+        whose label is ``None``, ``NaN`` or ``-1``, or that lacks the attribute,
+        is unlabelled and kept, as in :meth:`from_adjacency` (the number without
+        the attribute is said in a :class:`DataWarning`; if no node has it, the
+        attribute name is probably wrong and that is an error).
         """
         import networkx as nx
 
@@ -787,12 +913,21 @@ class Graph:
             raise ValueError("G is directed; pass symmetrize=True to use max(S, S^T)")
         nodes = list(G.nodes)
         missing = [v for v in nodes if label_attr not in G.nodes[v]]
-        if missing:
+        if missing and len(missing) == len(nodes) and not kwargs.get("class_names"):
+            found = sorted({k for v in nodes for k in G.nodes[v]})
             raise ValueError(
-                f"{len(missing)} node(s) lack the label attribute {label_attr!r}, e.g. {missing[0]!r}"
+                f"no node has the label attribute {label_attr!r} (attributes found: {found[:8]}); "
+                "pass label_attr=<the attribute holding the class>"
+            )
+        if missing:
+            warnings.warn(
+                f"{len(missing)} of {len(nodes)} node(s) lack the label attribute {label_attr!r} "
+                f"(e.g. {missing[0]!r}): they are unlabelled",
+                DataWarning,
+                stacklevel=2,
             )
         labels = np.empty(len(nodes), dtype=object)
-        labels[:] = [G.nodes[v][label_attr] for v in nodes]
+        labels[:] = [G.nodes[v].get(label_attr) for v in nodes]
         if all(isinstance(v, str) for v in labels):
             labels = labels.astype(str)
         S = nx.to_scipy_sparse_array(G, nodelist=nodes, weight=weight, format="csr")
@@ -805,10 +940,10 @@ class Graph:
         return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
     def to_networkx(self):
-        """The graph as ``networkx.Graph`` with a ``label`` attribute per node."""
+        """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node."""
         import networkx as nx
 
         G = nx.from_scipy_sparse_array(self.adjacency)
-        nx.set_node_attributes(G, {i: int(c) for i, c in enumerate(self.labels)}, "label")
+        nx.set_node_attributes(G, {i: int(c) for i, c in enumerate(self.labels) if c != UNLABELLED}, "label")
         G.name = self.name
         return G

@@ -33,14 +33,14 @@ reads two small CSV files::
   row, with an empty label, or with one of pandas' missing-value markers
   (``NaN``, ``NA``, ``None``, ``null``, ...: :data:`MISSING_LABELS`) is
   unlabelled; ``-1`` is a class name like any other string (±1 labels are
-  common), and a warning says so; a Graph carries a label on
-  every node, so unlabelled nodes are dropped, then the largest connected
-  component is kept (``lcc=False`` raises instead).
+  common), and a warning says so. Unlabelled nodes are kept with their
+  edges (``g.labels`` is -1 on them: they are what the methods predict);
+  the largest connected component is kept (``lcc=False`` raises instead).
 
 Whatever is dropped or merged (self-loops, repeated edges, label rows of nodes
-that are in no edge, repeated label rows, unlabelled nodes, nodes outside the
-largest connected component) is reported by a :class:`~graphsel_lib.DataWarning`
-with counts, and the counts are kept in ``g.info["read"]``. A missing file, a
+that are in no edge, repeated label rows, nodes outside the
+largest connected component), and the number of unlabelled nodes, is reported by a
+:class:`~graphsel_lib.DataWarning` with counts, and the counts are kept in ``g.info["read"]``. A missing file, a
 missing column, an empty file, an empty node name, a non-numeric or negative
 weight and a node given two different labels raise ``FileNotFoundError`` /
 ``ValueError`` naming the file, line and value.
@@ -406,8 +406,8 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
     csv_opts = {k: kwargs.pop(k) for k in _CSV_OPTIONS if k in kwargs}
     if labels_path is None:
         raise ValueError(
-            "labels_path is required: a Graph carries a class label on every node, read from a CSV with "
-            "columns node,label (an empty label marks an unlabelled node); to read the edges of an "
+            "labels_path is required: a Graph's classes come from a CSV with columns node,label, one row per "
+            "node whose label you know (no row, or an empty label, marks an unlabelled node); to read the edges of an "
             "unlabelled graph use graphsel_lib.readers.read_edge_csv"
         )
     edge_opts = {k: csv_opts[k] for k in ("source", "target", "header", "sep") if k in csv_opts}
@@ -450,7 +450,8 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
         )
         parts.append(
             f"{counts['no_row'] + counts['empty']} of {names.size} nodes are unlabelled "
-            f"({counts['no_row']} without a label row, {counts['empty']} with an empty label{marked})"
+            f"({counts['no_row']} without a label row, {counts['empty']} with an empty label{marked}): "
+            "kept with their edges, g.labels is -1 on them"
         )
     if any(v == "-1" for v in per_node if v is not None):
         parts.append(
@@ -473,19 +474,23 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
         **kwargs,
     )
     unlabelled = counts["no_row"] + counts["empty"]
-    g.info["read"] = {
-        "edges_path": str(edges_path),
-        "labels_path": str(labels_path),
-        "edge_rows": int(edges.shape[0] + n_loops),
-        "self_loops": int(n_loops),
-        "nodes_in_edges": int(names.size),
-        "label_rows": int(nodes.size),
-        "unknown_label_rows": int(unknown.size),
-        "repeated_label_rows": int(counts["repeats"]),
-        "unlabelled_nodes": int(unlabelled),
-        "outside_lcc": int(names.size - unlabelled - g.n_nodes),
-        "nodes": int(g.n_nodes),
-    }
+    parts = g if isinstance(g, list) else [g]  # lcc="split" (Graph.read_csv_components): one per component
+    kept = sum(p.n_nodes for p in parts)
+    for p in parts:
+        p.info["read"] = {
+            "edges_path": str(edges_path),
+            "labels_path": str(labels_path),
+            "edge_rows": int(edges.shape[0] + n_loops),
+            "self_loops": int(n_loops),
+            "nodes_in_edges": int(names.size),
+            "label_rows": int(nodes.size),
+            "unknown_label_rows": int(unknown.size),
+            "repeated_label_rows": int(counts["repeats"]),
+            "unlabelled_nodes": int(unlabelled),
+            "outside_lcc": int(names.size - kept),
+            "nodes": int(p.n_nodes),
+            "unlabelled_kept": int(p.n_nodes - p.n_labelled),
+        }
     return g
 
 
@@ -493,8 +498,8 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
     """Read a labelled graph from a GraphML file (through networkx).
 
     Nodes keep their GraphML ids (``g.node_names``). A node without the
-    ``label_attr`` attribute, or with an empty one, is unlabelled and dropped
-    (with a :class:`~graphsel_lib.DataWarning`, as are self-loops); labels
+    ``label_attr`` attribute, or with an empty one, is unlabelled and kept
+    (said in a :class:`~graphsel_lib.DataWarning`, as are the self-loops dropped); labels
     otherwise follow :meth:`Graph.from_networkx <graphsel_lib.Graph.from_networkx>`
     (strings are class names; numbers must be integers, ``-1`` unlabelled).
     A directed file is refused unless ``symmetrize=True`` (``max(S, S^T)``).
@@ -525,7 +530,9 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
     if loops:
         parts.append(f"dropped {_plural(len(loops), 'self-loop')}")
     if unlabelled:
-        parts.append(f"{unlabelled} of {G.number_of_nodes()} nodes have no {label_attr!r} (unlabelled)")
+        parts.append(
+            f"{unlabelled} of {G.number_of_nodes()} nodes have no {label_attr!r} (unlabelled, kept with their edges)"
+        )
     if parts:
         warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
     G.remove_edges_from(loops)

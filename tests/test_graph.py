@@ -1,5 +1,7 @@
 """Graph core: Laplacians, pseudo-inverse, cut size, validation."""
 
+import warnings
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -157,15 +159,22 @@ def test_from_networkx_roundtrip():
     assert (g.n_nodes, g.n_edges, g.n_classes) == (34, 78, 2)
     H = g.to_networkx()
     assert nx.is_isomorphic(G, H)
-    with pytest.raises(ValueError, match="lack the label attribute"):
+    with pytest.raises(ValueError, match="no node has the label attribute 'label'.*pass label_attr"):
         gs.Graph.from_networkx(nx.path_graph(3), "label")
+    P = nx.path_graph(3)
+    P.nodes[0]["label"] = "a"
+    P.nodes[2]["label"] = "b"
+    with pytest.warns(gs.DataWarning, match=r"1 of 3 node\(s\) lack the label attribute 'label'.*unlabelled"):
+        g = gs.Graph.from_networkx(P, "label")  # a node without the attribute is unlabelled, kept
+    np.testing.assert_array_equal(g.labels, [0, -1, 1])
+    assert "label" not in g.to_networkx().nodes[1]
     with pytest.raises(ValueError, match="directed"):
         gs.Graph.from_networkx(nx.DiGraph([(0, 1)]), "label")
 
 
 @pytest.mark.parametrize(
     "labels, match",
-    [([0, 1], "length 3"), ([0, -1, 1], "0..K-1"), ([0, 1, 2.5], "integers"), ([0, 1, 5], "0..1")],
+    [([0, 1], "length 3"), ([0, -2, 1], "only -1 marks"), ([0, 1, 2.5], "integers"), ([0, 1, 5], "0..1")],
 )
 def test_graph_bad_labels(labels, match):
     S = np.ones((3, 3)) - np.eye(3)
@@ -199,19 +208,40 @@ PATH4 = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype
 
 
 @pytest.mark.parametrize("mark", [-1, np.nan, None])
-def test_from_adjacency_unlabelled_marks_are_dropped_with_a_warning(mark):
-    """-1, NaN and None mean "unlabelled" (before: -1 and NaN became real classes, None a TypeError)."""
+def test_from_adjacency_keeps_unlabelled_nodes(mark):
+    """-1, NaN and None mean "unlabelled"; such nodes are kept with their edges (they were dropped)."""
     labels = np.array([0, 1, 1, mark], dtype=object if mark is None else float)
-    with pytest.warns(gs.DataWarning, match=r"dropped 1 of 4 nodes that have no label"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a partially labelled graph is the normal case: no warning
         g = gs.Graph.from_adjacency(PATH4, labels)
-    assert g.n_nodes == 3 and g.class_names == ["0", "1"]
-    np.testing.assert_array_equal(g.labels, [0, 1, 1])
+    assert g.n_nodes == 4 and g.n_edges == 3 and g.class_names == ["0", "1"]
+    np.testing.assert_array_equal(g.labels, [0, 1, 1, -1])
+    np.testing.assert_array_equal(g.labelled, [True, True, True, False])
+    assert g.n_labelled == 3 and not g.fully_labelled and g.info["unlabelled"] == 1
+    assert "n_labelled=3" in repr(g)
+    with pytest.raises(ValueError, match=r"online.run needs the label of every node.*1 of 4.*harmonic"):
+        g.require_labels("online.run")
 
 
 def test_string_labels_with_none_are_unlabelled():
-    with pytest.warns(gs.DataWarning, match="no label"):
-        g = gs.Graph.from_edges([[0, 1], [1, 2], [2, 3]], ["a", "b", "a", None])
-    assert g.class_names == ["a", "b"] and g.n_nodes == 3
+    g = gs.Graph.from_edges([[0, 1], [1, 2], [2, 3]], ["a", "b", "a", None])
+    assert g.class_names == ["a", "b"] and g.n_nodes == 4 and g.labels[3] == -1
+
+
+def test_classes_renumber_over_labelled_nodes_of_the_kept_component():
+    """An unlabelled node in the kept component, a class only outside it: renumbered over what is left."""
+    edges = [[0, 1], [1, 2], [3, 4]]
+    with pytest.warns(gs.DataWarning, match=r"every labelled node of class\(es\) \['c'\]"):
+        g = gs.Graph.from_edges(edges, ["b", None, "d", "c", None])
+    assert g.class_names == ["b", "d"]
+    np.testing.assert_array_equal(g.labels, [0, -1, 1])
+
+
+def test_no_label_at_all_needs_class_names():
+    with pytest.raises(ValueError, match="no node has a label.*class_names"):
+        gs.Graph.from_edges([[0, 1], [1, 2]], [None, None, None])
+    g = gs.Graph.from_edges([[0, 1], [1, 2]], [-1, -1, -1], class_names=["x", "y"])
+    assert g.n_labelled == 0 and g.n_classes == 2
 
 
 @pytest.mark.parametrize("bad", [0.5, 2.7, -2, np.inf])
@@ -221,9 +251,11 @@ def test_from_adjacency_refuses_non_integer_labels(bad):
         gs.Graph.from_adjacency(PATH4, np.array([0, 1, bad, 1], dtype=float))
 
 
-def test_graph_constructor_needs_every_label():
+def test_check_labels_needs_every_label_but_a_graph_does_not():
+    g = gs.Graph(PATH4, np.array([0, -1, 1, 0]))
+    assert g.n_labelled == 3
     with pytest.raises(ValueError, match=r"every node a class.*unlabelled.*node\(s\) 1"):
-        gs.Graph(PATH4, np.array([0, -1, 1, 0]))
+        gs.check_labels(g.labels, 4)
     with pytest.raises(ValueError, match="unlabelled"):
         gs.check_labels([0, np.nan, 1], 3)
 

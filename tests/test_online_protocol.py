@@ -178,8 +178,14 @@ def test_rejects_bad_labels(data):
         run(OneVsRest(GPA), M, np.zeros(50, dtype=int))
     with pytest.raises(ValueError, match="integer"):
         run(GPA(), M, y * 0.5)
-    with pytest.raises(ValueError, match="integer"):
+    with pytest.raises(ValueError, match="NaN, the mark of an unlabelled node.*needs every label"):
         run(GPA(), M, y.astype(float) + np.r_[np.nan, np.zeros(49)])
+    partial = classes.copy()
+    partial[:5] = -1  # a partially labelled graph's labels (g.labels): run() says what to use instead
+    with pytest.raises(
+        ValueError, match=r"-1, the mark of an unlabelled node \(5 of 50\).*harmonic.*Session"
+    ):
+        run(OneVsRest(GPA), M, partial)
     with pytest.raises(ValueError, match="length 49"):
         run(GPA(), M, y[:49])
     with pytest.raises(ValueError, match="1-D"):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from conftest import random_connected_graph
-from graphsel_lib.online import CMOG, GPA, MarginSampling, RandomQueries, run
+from graphsel_lib.online import CMOG, GPA, MarginSampling, OneVsRest, RandomQueries, run
 from graphsel_lib.online.reference import ReferenceRelaxation
 from graphsel_lib.online.relaxation import Relaxation, node_ids
 
@@ -136,3 +136,57 @@ def test_random_queries_rate_and_identity_at_p_one():
             RandomQueries(CMOG(), p=bad)
     with pytest.raises(TypeError, match="RandomQueries needs a multiclass"):
         RandomQueries(GPA(), p=0.5)
+
+
+def test_query_probabilities_rank_without_changing_the_learner():
+    """The ranking of the nodes to label next: the rule's probability, no coin, no update, same pass after."""
+    import graphsel_lib as gs
+
+    g = gs.datasets.sbm(120, n_blocks=3, avg_degree=8, mixing=0.1, seed=1)
+    n, ids = g.n_nodes, gs.online.node_ids(g.n_nodes)
+    y = g.labels
+
+    def make():
+        return gs.online.MarginSampling(gs.online.Relaxation(g.adjacency, beta=0.1 * n), b=0.05)
+
+    s = gs.online.Session(make(), ids, seed=3, n_classes=g.n_classes)
+    for _ in range(40):
+        node, _, wants = s.ask()
+        s.tell(int(y[node]) if wants else None)
+    rest = s.order[40:]
+    pred, prob = gs.online.query_probabilities(s.learner, ids, rest, t=41)
+    for node, p_, q in zip(rest[:10], pred[:10], prob[:10], strict=True):
+        label, info = s.learner.predict(ids[:, node].copy())
+        f = np.sort(info["score"])[::-1]
+        assert label == p_ and np.isclose(q, 0.05 / (0.05 + f[0] - f[1]), rtol=0, atol=1e-12)
+    while not s.done:  # the ranking left the learner as it was: the session ends as run() does
+        node, _, wants = s.ask()
+        s.tell(int(y[node]) if wants else None)
+    ref = gs.online.run(make(), ids, y, order=s.order, seed=3)
+    np.testing.assert_array_equal(s.trace.predictions, ref.predictions)
+    msg = gs.online.MSG(gamma=1.0, h=0.1)
+    M = gs.spectral_embedding(g.adjacency, 10).M
+    gs.online.run(msg, M, y, seed=0)
+    _, p_msg = gs.online.query_probabilities(msg, M, np.arange(5), t=n + 1)
+    assert np.all((p_msg > 0) & (p_msg <= 1))
+    with pytest.raises(TypeError, match="no query probability.*MarginSampling"):
+        gs.online.query_probabilities(gs.online.Relaxation(g.adjacency, beta=1.0), ids, [0], t=1)
+
+
+@pytest.mark.parametrize("stacked", [True, False])
+def test_a_query_rule_around_one_vs_rest(stacked):
+    """MarginSampling(OneVsRest(GPA)) failed with KeyError '_q': the rule replaces the learner's wants_label."""
+    import graphsel_lib as gs
+
+    g = gs.datasets.sbm(90, n_blocks=3, avg_degree=8, mixing=0.1, seed=0)
+    M = gs.spectral_embedding(g.adjacency, 8).M
+    inner = OneVsRest(GPA, stacked=stacked)
+    every = run(MarginSampling(inner, b=1e12), M, g.labels, seed=0)  # asks every round: the plain learner
+    plain = run(OneVsRest(GPA, stacked=stacked), M, g.labels, seed=0)
+    assert every.n_queried == g.n_nodes
+    np.testing.assert_array_equal(every.predictions, plain.predictions)
+    some = run(MarginSampling(OneVsRest(GPA, stacked=stacked), b=0.1), M, g.labels, seed=0)
+    assert 0 < some.n_queried < g.n_nodes
+    if stacked:
+        with pytest.raises(TypeError, match="selective one-vs-rest.*wrap a fully supervised"):
+            run(MarginSampling(OneVsRest(gs.online.SSLGC), b=0.1), M, g.labels, seed=0)

@@ -219,7 +219,7 @@ def test_tell_refuses_bad_answers_and_changes_nothing(graph):
         (2, ValueError, "-1/\\+1"),
         (0.5, ValueError, "integer"),
         (True, ValueError, "integer"),
-        (np.nan, ValueError, "integer"),
+        (np.nan, ValueError, "integer|NaN"),
         ("1", TypeError, "numeric"),
         ([1, 1], ValueError, "one label"),
     ]:
@@ -401,10 +401,18 @@ def test_load_refuses_a_state_that_does_not_replay(tmp_path, graph):
 def test_a_session_file_is_data_and_refuses_any_edit(tmp_path, graph, monkeypatch):
     """No pickle anywhere; every one-byte change of the file is refused (checksum, zip CRC, format)."""
     S, M, _, classes = graph
+    from graphsel_lib.online import session_file
+
     learner = ol.MarginSampling(ol.CMOG(gamma=1.0), b=0.2)
-    path = answer(Session(learner, M, n_classes=3, seed=2), classes, stop=9).save(tmp_path / "s.npz")
+    s = answer(Session(learner, M, n_classes=3, seed=2), classes, stop=6)
+    s.notes = {"who": "a", "answers": [1, 2]}  # the layout of format 3: skipped rounds and notes
+    while s.n_done < 9:
+        node, _, wants = s.ask()
+        s.skip() if wants else s.tell(None)
+    assert s.skipped
+    path = s.save(tmp_path / "s.npz")
     head, digest, archive = path.read_bytes().split(b"\n", 2)
-    assert head == b"graphsel session 2" and digest.startswith(b"sha256 ")
+    assert head == b"graphsel session %d" % session_file.FORMAT_VERSION and digest.startswith(b"sha256 ")
     with np.load(io.BytesIO(archive), allow_pickle=False) as z:  # plain arrays and JSON only
         assert all(z[k].dtype != object for k in z.files) and "meta" in z.files
 
@@ -413,7 +421,8 @@ def test_a_session_file_is_data_and_refuses_any_edit(tmp_path, graph, monkeypatc
 
     monkeypatch.setattr(pickle, "load", no_pickle)
     monkeypatch.setattr(pickle, "loads", no_pickle)
-    assert Session.load(path).n_done == 9
+    back = Session.load(path)
+    assert back.n_done == 9 and back.skipped == s.skipped and back.notes == s.notes
     data = path.read_bytes()
     for i in range(len(data)):  # every byte
         bad = bytearray(data)
@@ -464,3 +473,82 @@ def test_save_refuses_an_unpicklable_learner_and_keeps_the_old_file(tmp_path, gr
         s.save(path)
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]
     assert Session.load(path).n_done == 3
+
+
+# --------------------------------------------------------------------------- skip
+
+
+def test_skip_closes_an_asked_round_without_updating_the_learner(graph):
+    _, M, y, _ = graph
+    learner = Counter()
+    s = Session(learner, M)
+    with pytest.raises(RuntimeError, match=r"skip\(\) before ask\(\)"):
+        s.skip()
+    node, _, wants = s.ask()
+    assert wants
+    s.skip()
+    assert learner.calls["update"] == 0 and s.n_done == 1 and s.skipped == [0] and s.question is None
+    node, _, wants = s.ask()
+    assert not wants  # round 2 is not asked: skip() is refused, naming tell(None)
+    with pytest.raises(ValueError, match=r"tell\(None\)"):
+        s.skip()
+    assert s.n_done == 1 and s.question == (node, 1, False)
+    s.tell(None)
+    s.ask()
+    s.tell(1)
+    tr = s.trace
+    assert tr.labels.tolist() == [UNKNOWN, UNKNOWN, 1]
+    assert tr.queried.tolist() == [False, False, True] and not tr.mistakes.any()
+    assert "1 labels told, 1 skipped" in repr(s)
+
+
+def test_skip_equals_a_pass_without_that_label(graph):
+    """Skipping the asked rounds gives the predictions of a learner that was never shown those labels."""
+    _, M, _, classes = graph
+    make = lambda: ol.MSG(gamma=1.0, h=0.1)  # noqa: E731
+    hidden = set(range(0, N, 3))
+    a = Session(make(), M, seed=1, n_classes=3)
+    while not a.done:
+        node, _, wants = a.ask()
+        if wants and node in hidden:
+            a.skip()
+        else:
+            a.tell(classes[node] if wants else None)
+    assert a.skipped and all(a.order[t] in hidden for t in a.skipped)
+    assert np.all(a.trace.labels[a.skipped] == UNKNOWN) and not a.trace.queried[a.skipped].any()
+    with pytest.raises(RuntimeError, match="done"):
+        a.skip()
+
+
+def test_skipped_rounds_are_saved_and_replayed(tmp_path, graph):
+    S, _, _, classes = graph
+    make = lambda: ol.MarginSampling(ol.Relaxation(S, beta=0.2 * N), b=0.5)  # noqa: E731
+
+    def play(s, stop=None):
+        while not s.done and (stop is None or s.n_done < stop):
+            node, _, wants = s.ask()
+            if wants and node % 2:
+                s.skip()
+            else:
+                s.tell(classes[node] if wants else None)
+        return s
+
+    whole = play(Session(make(), ol.node_ids(N), seed=3, n_classes=3))
+    first = play(Session(make(), ol.node_ids(N), seed=3, n_classes=3), stop=15)
+    first.notes["k"] = [1, "x"]
+    first.ask()
+    back = Session.load(first.save(tmp_path / "s.npz"))
+    assert back.skipped == first.skipped and back.notes == {"k": [1, "x"]} and back.question == first.question
+    assert repr(back) == repr(first)
+    assert_same_trace(play(back).trace, whole.trace)
+    assert back.skipped == whole.skipped
+
+
+def test_notes_must_be_json(tmp_path, graph):
+    _, M, _, _ = graph
+    s = Session(ol.GPA(), M)
+    for bad in ({"a": np.arange(2)}, {1: "x"}, {"t": (1, 2)}, {"f": float("nan")}, [1]):
+        s.notes = bad
+        with pytest.raises(TypeError, match="notes"):
+            s.save(tmp_path / "s.npz")
+    assert not (tmp_path / "s.npz").exists()

@@ -167,15 +167,18 @@ def test_tabs_blank_lines_and_spaces(tmp_path):
 
 
 # --------------------------------------------------------------------------- dropped and reported
-def test_unlabelled_nodes_are_dropped_and_reported(tmp_path):
+def test_unlabelled_nodes_are_kept_and_reported(tmp_path):
+    """Nodes without a label row or with an empty label were dropped, and their edges with them."""
     e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,a\nc,d\n")
     lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,\nc,y\n")  # b empty, d without a row
     g, msgs = _read(e, lab)
-    assert list(g.node_names) == ["a", "c"] and g.class_names == ["x", "y"]
+    assert list(g.node_names) == ["a", "b", "c", "d"] and g.class_names == ["x", "y"]
+    assert g.n_edges == 4
+    np.testing.assert_array_equal(g.labels, [0, -1, 1, -1])
     text = " ".join(msgs)
     assert "2 of 4 nodes are unlabelled (1 without a label row, 1 with an empty label)" in text
-    assert "dropped 2 of 4 nodes that have no label" in text
-    assert g.info["read"]["unlabelled_nodes"] == 2
+    assert "kept" in text and "dropped" not in text
+    assert g.info["read"]["unlabelled_nodes"] == 2 and g.info["read"]["nodes"] == 4
 
 
 def test_dropped_component_self_loops_and_unknown_label_rows_are_reported(tmp_path):
@@ -202,9 +205,29 @@ def test_dropped_component_self_loops_and_unknown_label_rows_are_reported(tmp_pa
         "unlabelled_nodes": 0,
         "outside_lcc": 2,
         "nodes": 3,
+        "unlabelled_kept": 0,
     }
     with pytest.warns(gs.DataWarning, match="self-loop"), pytest.raises(ValueError, match="disconnected"):
         gs.Graph.read_csv(e, lab, lcc=False)
+
+
+def test_read_csv_components_keeps_every_component(tmp_path):
+    """Every node of the file in some part, the classes shared; a part may have no label or one class."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,a\nx,y\np,q\nq,r\nz,z\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,red\nb,blue\nx,green\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parts = gs.Graph.read_csv_components(e, lab)
+    text = " ".join(str(w.message) for w in caught)
+    assert "1 node(s) have no edge" in text and "largest" not in text
+    assert [list(p.node_names) for p in parts] == [["a", "b", "c"], ["p", "q", "r"], ["x", "y"]]
+    assert all(p.class_names == ["blue", "green", "red"] for p in parts)
+    np.testing.assert_array_equal(parts[0].labels, [2, 0, -1])
+    assert parts[1].n_labelled == 0 and parts[2].n_labelled == 1
+    assert [p.info["component"] for p in parts] == [0, 1, 2]
+    assert parts[0].info["read"]["outside_lcc"] == 1  # z: only a self-loop
+    with pytest.raises(TypeError, match="do not pass lcc"):
+        gs.Graph.read_csv_components(e, lab, lcc=True)
 
 
 def test_repeated_label_rows(tmp_path):
@@ -259,7 +282,7 @@ def test_read_edge_csv_for_an_unlabelled_graph(tmp_path):
 
 
 # --------------------------------------------------------------------------- GraphML
-def test_read_graphml_keeps_ids_and_drops_unlabelled(tmp_path):
+def test_read_graphml_keeps_ids_and_unlabelled_nodes(tmp_path):
     G = nx.Graph()
     G.add_edge("u", "v", weight=2.0)
     G.add_edge("v", "w", weight=1.0)
@@ -273,7 +296,8 @@ def test_read_graphml_keeps_ids_and_drops_unlabelled(tmp_path):
         g = gs.Graph.read_graphml(path)
     text = " ".join(str(w.message) for w in caught)
     assert "dropped 1 self-loop" in text and "1 of 4 nodes have no 'label'" in text
-    assert list(g.node_names) == ["u", "v", "w"] and g.class_names == ["blue", "red"]
+    assert list(g.node_names) == ["u", "v", "w", "z"] and g.class_names == ["blue", "red"]
+    assert g.labels[3] == -1
     assert g.adjacency[0, 1] == 2.0 and g.adjacency.diagonal().sum() == 0
     with pytest.raises(FileNotFoundError):
         gs.Graph.read_graphml(tmp_path / "missing.graphml")

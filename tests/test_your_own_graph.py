@@ -7,6 +7,7 @@ its introduction tells a user to, with papermill on the command line.
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
@@ -21,11 +22,12 @@ NOTEBOOK = ROOT / "notebooks" / "50_your_own_graph.ipynb"
 EXAMPLE = ROOT / "notebooks" / "data"
 
 
-def _make_graph(folder, seed=7):
-    """Two planted classes 'red'/'blue' on nodes 'n0'..'n59', plus a separate triangle 'x0'..'x2'.
+def _make_graph(folder, seed=7, share=0.15):
+    """Two planted classes 'red'/'blue' on nodes 'n0'..'n59' (15 % of them in the label file), a separate
+    triangle 'x0'..'x2' without any label and a separate pair 'p0', 'p1' with one label.
 
-    Returns the edge and label paths, the expected label of every node of the main part and the
-    names of the triangle (which the notebook must drop as outside the largest component).
+    Returns the edge and label paths, the true label of every node of the main part, the names with a
+    label row, and the number of edges also listed the other way round.
     """
     rng = np.random.default_rng(seed)
     n = 60
@@ -38,9 +40,10 @@ def _make_graph(folder, seed=7):
     pairs |= {tuple(sorted((i, (i + 1) % n))) for i in range(n)}
     rows = [(names[i], names[j]) for i, j in sorted(pairs)]
     both = [(b, a) for a, b in rows[::4]]  # every fourth edge also listed the other way round
-    triangle = ["x0", "x1", "x2"]
-    rows += both + [(names[0], names[0])] + [("x0", "x1"), ("x1", "x2"), ("x2", "x0")]
+    rows += both + [(names[0], names[0])] + [("x0", "x1"), ("x1", "x2"), ("x2", "x0"), ("p0", "p1")]
     rows = [rows[k] for k in rng.permutation(len(rows))]
+    given = sorted(rng.choice(n, size=round(share * n), replace=False).tolist())
+    given = sorted(set(given) | {0, n - 1})  # a label of each class
     edges, labels = folder / "my_edges.csv", folder / "my_labels.csv"
     with open(edges, "w", newline="") as fh:
         w = csv.writer(fh)
@@ -49,9 +52,9 @@ def _make_graph(folder, seed=7):
     with open(labels, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["node", "label"])
-        w.writerows(zip(names, y, strict=True))
-        w.writerows((v, "blue") for v in triangle)
-    return edges, labels, dict(zip(names, y, strict=True)), triangle, len(both)
+        w.writerows((names[i], y[i]) for i in given)
+        w.writerow(("p0", "blue"))
+    return edges, labels, dict(zip(names, y, strict=True)), {names[i] for i in given}, len(both)
 
 
 def _outputs(nb):
@@ -68,13 +71,15 @@ def _outputs(nb):
 
 @pytest.mark.slow
 def test_notebook_50_on_a_users_csv(tmp_path):
-    edges, labels, truth, triangle, n_both = _make_graph(tmp_path)
+    """15 % of the nodes in labels.csv: every other node predicted, in the user's names and labels."""
+    edges, labels, truth, given, n_both = _make_graph(tmp_path)
     out_dir, executed = tmp_path / "results", tmp_path / "out.ipynb"
     env = {
         **os.environ,
         "MPLBACKEND": "agg",
         "GRAPHSEL_CACHE": str(tmp_path / "cache"),
         "GRAPHSEL_FIGURES": str(tmp_path / "figures"),  # nothing may land there: out_dir is given
+        "GRAPHSEL_HEADLESS": "1",  # the labelling panel answers from the labels file
     }
     cmd = [sys.executable, "-m", "papermill", str(NOTEBOOK), str(executed), "--no-progress-bar"]
     cmd += ["-p", "edges_path", str(edges), "-p", "labels_path", str(labels), "-p", "out_dir", str(out_dir)]
@@ -82,39 +87,70 @@ def test_notebook_50_on_a_users_csv(tmp_path):
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
-    # predictions.csv: the user's node names and label strings, every kept node once
+    # predictions.csv: every node of the file once, in the user's names and label strings
     with open(out_dir / "predictions.csv", newline="") as fh:
-        reader = csv.reader(fh)
-        assert next(reader) == ["node", "prediction", "queried"]
-        rows = list(reader)
-    nodes = [r[0] for r in rows]
-    assert sorted(nodes) == sorted(truth), "every node of the main part, and only those"
-    assert not set(triangle) & set(nodes)
-    assert {r[1] for r in rows} <= {"red", "blue"}
-    assert {r[2] for r in rows} <= {"True", "False"} and "True" in {r[2] for r in rows}
-    # aligned with the user's names: on the nodes whose label was never asked for, the predictions
-    # agree with the true labels far above chance (a shuffled alignment would give about one half)
-    unasked = [(truth[node], pred) for node, pred, q in rows if q == "False"]
-    assert len(unasked) > 10
-    assert np.mean([t == p for t, p in unasked]) > 0.8
+        reader = csv.DictReader(fh)
+        assert reader.fieldnames == ["node", "prediction", "confidence", "given", "part", "note"]
+        rows = {r["node"]: r for r in reader}
+    assert sorted(rows) == sorted([*truth, "x0", "x1", "x2", "p0", "p1"])
+    for node, r in rows.items():
+        assert (r["given"] != "") == (node in given or node == "p0"), node
+        assert r["given"] in ("", truth.get(node, "blue"))
+    hidden = [node for node in truth if node not in given]
+    assert len(hidden) >= 45 and all(rows[v]["prediction"] in {"red", "blue"} for v in hidden)
+    # aligned with the user's names: far above chance (a shuffled alignment would give about one half)
+    assert np.mean([rows[v]["prediction"] == truth[v] for v in hidden]) > 0.8
+    assert all(0.5 <= float(rows[v]["confidence"]) <= 1 for v in hidden)
+    assert all(
+        rows[v]["prediction"] == "" and "no labelled node" in rows[v]["note"] for v in ("x0", "x1", "x2")
+    )
+    assert rows["p1"]["prediction"] == "blue" and "only class 'blue'" in rows["p1"]["note"]
 
-    # what was dropped is said, with counts and names
+    # to_label.csv: every unlabelled node, the main part's ranked by the sampler's query probability
+    with open(out_dir / "to_label.csv", newline="") as fh:
+        ranked = list(csv.DictReader(fh))
+    assert sorted(r["node"] for r in ranked) == sorted([*hidden, "x0", "x1", "x2", "p1"])
+    prob = [float(r["query_probability"]) for r in ranked if r["part"] == "1"]
+    assert len(prob) == len(hidden) and prob == sorted(prob, reverse=True) and 0 < min(prob) <= max(prob) <= 1
+
+    # what was read, kept and dropped is said, with counts and names
     text = _outputs(nbformat.read(executed, as_version=4))
     assert "dropped 1 self-loop" in text
     assert f"{n_both} edge(s) are listed in both directions" in text
-    assert "kept the largest of 2 connected components: dropped 3 of 63 nodes" in text
-    assert "3 nodes outside the largest connected component" in text
-    assert "saved after" in text and "the same predictions" in text  # the ask/tell session ran
+    assert f"{len(hidden) + 4} of 65 nodes are unlabelled" in text and "kept with their edges" in text
+    assert "chosen:" in text and "cross-validated error" in text
+    # headless, the panel showed its first question, then answered from the labels file to the last round
+    assert re.search(r"0 answers, \d+ skipped, round (\d+) of \1 played", text), text[-2000:]
 
-    # the figure and the table went to out_dir, nothing to the figures folder
+    # the files went to out_dir, nothing to the figures folder
     assert {p.name for p in out_dir.iterdir()} >= {
         "predictions.csv",
+        "to_label.csv",
         "results.csv",
         "results.md",
         "error_vs_labels.png",
         "error_vs_labels.pdf",
     }
     assert not (tmp_path / "figures").exists() or not any((tmp_path / "figures").iterdir())
+
+
+@pytest.mark.slow
+def test_notebook_50_when_the_largest_part_has_one_labelled_class(tmp_path):
+    """A clear message, files written, no traceback (it failed deep inside tune -> evaluate -> run)."""
+    edges, labels, truth, given, _ = _make_graph(tmp_path)
+    with open(labels, "w", newline="") as fh:
+        fh.write("node,label\n" + "".join(f"{v},red\n" for v in sorted(given) if truth[v] == "red"))
+    out_dir, executed = tmp_path / "results", tmp_path / "out.ipynb"
+    cmd = [sys.executable, "-m", "papermill", str(NOTEBOOK), str(executed), "--no-progress-bar"]
+    cmd += ["-p", "edges_path", str(edges), "-p", "labels_path", str(labels), "-p", "out_dir", str(out_dir)]
+    cmd += ["-p", "profile", "smoke"]
+    env = {**os.environ, "MPLBACKEND": "agg", "GRAPHSEL_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text = _outputs(nbformat.read(executed, as_version=4))
+    assert "labels of one class only ('red')" in text and "no cross-validation" in text
+    with open(out_dir / "predictions.csv", newline="") as fh:
+        assert {r["prediction"] for r in csv.DictReader(fh) if r["part"] == "1"} == {"red"}
 
 
 def test_bundled_example_is_what_its_script_writes(tmp_path):

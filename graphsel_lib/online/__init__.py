@@ -25,6 +25,8 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
 ``RandomQueries``  query each round with probability p (its control)
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
 ``Session``        ask/tell: one round at a time for a human labeller; save/load
+``query_probabilities``  a sampler's query probability on nodes not yet seen: the
+                   nodes to label next
 =================  =====================================================
 
 Modules by family: ``perceptron`` (GPA, RandomSampling), ``ollgc_sslgc``,
@@ -48,6 +50,7 @@ from .one_vs_rest import OneVsRest
 from .perceptron import GPA, RandomSampling
 from .protocol import Trace, check_learner, run
 from .query_wrappers import MarginSampling, RandomQueries
+from .ranking import query_probabilities
 from .relaxation import Relaxation, node_ids, project_simplex
 from .ridge_state import RidgeState
 from .session import UNKNOWN, Session
@@ -73,6 +76,7 @@ __all__ = [
     "check_learner",
     "node_ids",
     "project_simplex",
+    "query_probabilities",
     "reference",
     "run",
 ]

@@ -201,16 +201,16 @@ class MSG(CMOG):
         info["theta"] = 0.5 * margin * margin + 2.0 * margin - self.n_classes * v / (1.0 + v)
         return label, info
 
-    def wants_label(self, x, t, info):
+    def query_probability(self, x, t, info):
+        """1 on an aggressive round (θ_t < 0), else ``2h / (2h + θ_t)`` (yang2016 Alg. 2; no coin)."""
         theta = info["theta"]
-        if theta < 0.0:
-            info["aggressive"] = True
-            info["prob"] = 1.0
-            return True
-        prob = 2.0 * self.h / (2.0 * self.h + theta)
-        info["aggressive"] = False
-        info["prob"] = prob
-        return self.rng.random() < prob
+        info["aggressive"] = bool(theta < 0.0)
+        info["prob"] = 1.0 if theta < 0.0 else 2.0 * self.h / (2.0 * self.h + theta)
+        return info["prob"]
+
+    def wants_label(self, x, t, info):
+        prob = self.query_probability(x, t, info)
+        return True if info["aggressive"] else self.rng.random() < prob  # no coin on an aggressive round
 
     def update(self, x, y, label, info):
         if (self.aggressive and info["aggressive"]) or label != y:

@@ -198,7 +198,8 @@ class OneVsRest(Params):
         return any(queried)
 
     def _generic_update(self, x, y, label, info):
-        infos, labels, queried = info["infos"], info["binary_predictions"], info["binary_queried"]
+        infos, labels = info["infos"], info["binary_predictions"]
+        queried = info.get("binary_queried") or (True,) * len(infos)  # under a query rule: every class learns
         for k in self._classes:
             if queried[k]:
                 self._updates[k](x, 1 if y == k else -1, labels[k], infos[k])

@@ -235,14 +235,34 @@ def _check_matrix(M):
     return M
 
 
-def _check_labels(y, multiclass, n_classes, name="y"):
+_EVERY_LABEL = (
+    "an online pass scores every round against the true label, so it needs every label. For a partially "
+    "labelled graph, predict the unlabelled nodes offline (graphsel_lib.transductive.harmonic(S, y, labelled)), "
+    "let a person answer the learner's questions (graphsel_lib.online.Session, or python -m graphsel_lib.label), "
+    "or run on the labelled nodes only"
+)
+
+
+def _check_labels(y, multiclass, n_classes, name="y", unlabelled_hint=_EVERY_LABEL):
     """Integer labels ``y`` (1-D) as int64 and K: -1/+1 (K = 2) or 0..K-1 (K = ``n_classes`` or max + 1)."""
     if not (np.issubdtype(y.dtype, np.integer) or np.issubdtype(y.dtype, np.floating) or y.dtype == bool):
         raise TypeError(f"{name} must be numeric labels, got dtype {y.dtype}")
+    if y.dtype != bool and np.isnan(y).any():
+        raise ValueError(f"{name} holds NaN, the mark of an unlabelled node: {unlabelled_hint}")
     if y.dtype == bool or not np.all(np.isfinite(y)) or not np.all(y == np.round(y)):
         raise ValueError(f"{name} must hold integer labels")
     y = y.astype(np.int64)
     if multiclass:
+        if y.size and y.min() == -1 and np.isin(y, (-1, 1)).all():
+            raise ValueError(
+                "a multiclass learner needs labels 0..K-1, found -1/+1 (a binary learner's labels: use "
+                "(y + 1) // 2); if -1 marks unlabelled nodes instead: " + unlabelled_hint
+            )
+        if y.size and y.min() == -1:
+            k = int(np.count_nonzero(y == -1))
+            raise ValueError(
+                f"{name} holds -1, the mark of an unlabelled node ({k} of {y.size}): {unlabelled_hint}"
+            )
         if y.min() < 0:
             raise ValueError(f"a multiclass learner needs labels 0..K-1, found {y.min()}")
         K = int(y.max()) + 1 if n_classes is None else check_integer(n_classes, "n_classes")

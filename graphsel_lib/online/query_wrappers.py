@@ -44,7 +44,8 @@ class _QueryRule(Params):
         if not getattr(learner, "multiclass", False):
             raise TypeError(f"{type(self).__name__} needs a multiclass learner, got binary {learner!r}")
         self.learner, self.seed = learner, seed
-        self.record_keys = tuple(getattr(learner, "record_keys", ()))
+        # the learner's own query decisions are not taken under this rule, so they are not recorded
+        self.record_keys = tuple(k for k in getattr(learner, "record_keys", ()) if k != "binary_queried")
 
     def reset(self, d, n_classes, rng):
         self.learner.reset(d, n_classes, rng)
@@ -97,13 +98,17 @@ class MarginSampling(_QueryRule):
         super().__init__(learner, seed)
         self.b = check_positive(b, "b")
 
-    def wants_label(self, x, t, info):
+    def query_probability(self, x, t, info):
+        """``b / (b + Δ_t)`` for the scores in ``info`` (no coin: the rule's own measure of doubt)."""
         f = info["score"]
         i1, i2 = top_two(f)
         margin = float(f[i1] - f[i2])
         prob = self.b / (self.b + margin)
         info.update(margin=margin, prob=prob)
-        return self.rng.random() < prob
+        return prob
+
+    def wants_label(self, x, t, info):
+        return self.rng.random() < self.query_probability(x, t, info)
 
 
 class RandomQueries(_QueryRule):
@@ -122,6 +127,10 @@ class RandomQueries(_QueryRule):
     def __init__(self, learner, *, p, seed=None):
         super().__init__(learner, seed)
         self.p = check_probability(p, "p", low_open=True)
+
+    def query_probability(self, x, t, info):
+        """``p``, whatever the scores."""
+        return self.p
 
     def wants_label(self, x, t, info):
         return self.rng.random() < self.p

@@ -7,13 +7,15 @@ e.g. a person labelling nodes one by one::
     s = Session(learner, M, seed=0, n_classes=K)
     while not s.done:
         node, prediction, wants = s.ask()  # node of this round, the learner's label, query?
-        s.tell(label_of(node) if wants else None)
+        s.tell(label_of(node) if wants else None)  # or s.skip(): asked, but no one knows the label
     s.trace  # a Trace, as run() returns
 
 ``ask`` does the ``predict`` and ``wants_label`` of the round, ``tell`` the
 ``update`` (only when the label was asked for). Seeds, order and calls are
 those of :func:`run`, so answering with ``y[node]`` gives run's trace: the
-same predictions, queries, coins and mistakes. Where ``run`` plays the whole
+same predictions, queries, coins and mistakes. :meth:`~Session.skip` closes a
+round whose label was asked for without one (the person does not know it):
+the learner is not updated and the round is kept in ``skipped``. Where ``run`` plays the whole
 pass compiled (CMOG, MSG, BBQ, BBQ_ε, DGS, the relaxation learner's push
 kernel) and a session the learner's Python rounds, scores and other float
 records agree to the last bits only (sums in another order); the stacked
@@ -25,6 +27,7 @@ is data (arrays, JSON, a checksum), never code (:mod:`.session_file`).
 from __future__ import annotations
 
 import copy
+import json
 import time
 import weakref
 from contextlib import nullcontext, suppress
@@ -55,7 +58,9 @@ __all__ = ["UNKNOWN", "Session"]
 UNKNOWN = -2
 """``trace.labels`` of a round whose label was not told (never a label: those are ±1 or 0..K-1)."""
 
-_VERSION = 1
+_VERSION = 2  # 2: skipped rounds and notes
+
+_NOT_KNOWN = "tell the node's class (0..K-1); when nobody knows it, end the round with skip()"
 
 
 class Session:
@@ -94,17 +99,27 @@ class Session:
     learner, order, seed, n_classes, n_rounds
         As given (``order`` drawn if None; ``n_rounds`` the number of rounds).
     n_done : int
-        Rounds finished (told).
+        Rounds finished (told or skipped).
     done : bool
         True once ``n_done == n_rounds``.
     question : tuple or None
         ``(node, prediction, wants)`` asked and not yet answered.
+    question_info : dict or None
+        A copy of the learner's ``info`` for the pending question (e.g.
+        :class:`~graphsel_lib.online.MarginSampling`'s ``"prob"``).
+    skipped : list of int
+        The rounds (0-based) closed by :meth:`skip`, in order.
+    notes : dict
+        Free JSON data saved and loaded with the session (numbers, strings,
+        lists, dicts); the session never reads it. A front end keeps there
+        what it needs to resume (e.g. :mod:`graphsel_lib.label`).
 
     Notes
     -----
     ``trace.labels`` holds :data:`UNKNOWN` (-2) on rounds whose label was
     not told, and ``trace.mistakes`` is True only on told rounds where the
-    prediction was wrong: the told rounds are exactly ``trace.queried``. So
+    prediction was wrong: the told rounds are exactly ``trace.queried`` (a
+    skipped round, asked but not told, has ``queried`` False). So
     ``trace.n_mistakes`` counts mistakes among queried rounds only, and
     ``trace.error_rate`` (over all rounds) is a lower bound on the true one;
     the one-vs-rest ``binary_*`` summaries, which read ``labels``, are
@@ -152,6 +167,9 @@ class Session:
             SESSION_OF[learner] = weakref.ref(self)  # run() and other sessions refuse it while live
         self._labels, self._predictions, self._scores, self._queried, self._elapsed = [], [], [], [], []
         self._recorded = {k: [] for k in self._keys}
+        self._skipped = []  # rounds closed by skip()
+        if not hasattr(self, "notes"):
+            self.notes = {}
         self._busy = 0.0  # seconds spent in the learner's calls
         self._pending = None  # (node, int prediction, wants, info, prediction) between ask and tell
 
@@ -172,6 +190,14 @@ class Session:
     @property
     def question(self):
         return None if self._pending is None else self._pending[:3]
+
+    @property
+    def question_info(self):
+        return None if self._pending is None else dict(self._pending[3])
+
+    @property
+    def skipped(self):
+        return list(self._skipped)
 
     def _refuse_if_done(self, what):
         if self.done:
@@ -253,6 +279,39 @@ class Session:
                 t0 = clock()
                 self.learner.update(self._X[node], y, prediction, info)
                 self._busy += clock() - t0
+        self._close(y)
+
+    def skip(self):
+        """Close the pending round without its label: the learner asked for it, no one knows it.
+
+        The learner is not updated (as if it had not asked); the trace records
+        the round as not told (label :data:`UNKNOWN`, ``queried`` False) and
+        :attr:`skipped` keeps its index. Nothing changes when refused.
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`ask`, or once the session is done.
+        ValueError
+            If the learner did not ask for the label: then ``tell(None)``.
+        """
+        self._refuse_if_done("skip()")
+        if self._pending is None:
+            raise RuntimeError(
+                f"skip() before ask(): call ask() for the node of round {self.n_done + 1} first"
+            )
+        node, _, wants = self.question
+        if not wants:
+            raise ValueError(
+                f"skip(): the learner did not ask for the label of node {node} (round {self.n_done + 1}); "
+                "close the round with tell(None)"
+            )
+        self._skipped.append(self.n_done)
+        self._close(UNKNOWN)
+
+    def _close(self, y):
+        """Record the pending round with label ``y`` (UNKNOWN when not told) and clear it."""
+        _, _, wants, info, prediction = self._pending
         self._pending = None
         self._labels.append(y)
         self._predictions.append(prediction)
@@ -267,7 +326,9 @@ class Session:
         try:
             if a.ndim != 0:
                 raise ValueError(f"one label expected, got shape {a.shape}")
-            y, _ = _check_labels(a.reshape(1), self._multiclass, self.n_classes, name="the label")
+            y, _ = _check_labels(
+                a.reshape(1), self._multiclass, self.n_classes, name="the label", unlabelled_hint=_NOT_KNOWN
+            )
         except (TypeError, ValueError) as err:
             raise type(err)(f"tell({label!r}) for node {node} (round {t + 1}): {err}") from None
         return int(y[0])
@@ -280,6 +341,7 @@ class Session:
         labels = np.asarray(self._labels, dtype=np.int64)
         predictions = np.asarray(self._predictions, dtype=np.int64)
         queried = np.asarray(self._queried, dtype=bool)
+        queried[self._skipped] = False  # asked, not told
         scores = self._scores if t else np.zeros((0, self.n_classes) if self._multiclass else 0)
         mistakes = (predictions != labels) & queried
         return _make_trace(
@@ -302,9 +364,11 @@ class Session:
             where = f"asked node {node}, {'label wanted' if wants else 'no label wanted'}"
         else:
             where = "next: ask()"
-        n_told = sum(self._queried)
+        n_told = sum(self._queried) - len(self._skipped)
+        skipped = f", {len(self._skipped)} skipped" if self._skipped else ""
         return (
-            f"Session({self.learner!r}, {self.n_done}/{self.n_rounds} rounds, {n_told} labels told, {where})"
+            f"Session({self.learner!r}, {self.n_done}/{self.n_rounds} rounds, {n_told} labels told{skipped}, "
+            f"{where})"
         )
 
     # ------------------------------------------------------------------ stop and resume
@@ -329,6 +393,8 @@ class Session:
             "busy": self._busy,
             "question": self.question,
             "rng_state": self._rng.bit_generator.state,
+            "skipped": list(self._skipped),
+            "notes": copy.deepcopy(self.notes),
         }
 
     def __copy__(self):
@@ -341,6 +407,7 @@ class Session:
         (A pickled learner may lose arrays shared between its parts, e.g. the
         rows of a stacked one-vs-rest ``W``; replaying rebuilds them.)
         """
+        self.notes = copy.deepcopy(state.get("notes", {}))
         self._setup(
             state["learner"],
             state["M"],
@@ -352,6 +419,7 @@ class Session:
             state["blas_threads"],
         )
         saved = list(zip(state["labels"], state["predictions"], state["queried"], strict=True))
+        skipped = set(state.get("skipped", ()))
         with self._limit():
             for t, (y, prediction, wants) in enumerate(saved):
                 node, p, w = self.ask()
@@ -361,7 +429,14 @@ class Session:
                         f"query {w}, the saved session has {prediction}, {wants}; the learner is not "
                         "deterministic or its code changed since the save"
                     )
-                self.tell(y if wants else None)
+                if t in skipped:
+                    if not wants:
+                        raise RuntimeError(
+                            f"cannot resume: round {t + 1} is saved as skipped but its label was not asked for"
+                        )
+                    self.skip()
+                else:
+                    self.tell(y if wants else None)
             if state["question"] is not None and self.ask() != tuple(state["question"]):
                 raise RuntimeError(
                     f"cannot resume: the pending question replays as {self.question}, "
@@ -382,8 +457,8 @@ class Session:
 
         A session file is data, not code (:mod:`graphsel_lib.online.session_file`):
         the learner as the name of a library class and its parameters, ``M``,
-        the order and the trace so far as arrays, the labels told as JSON, a
-        format version and a checksum. May be called at any time, also between
+        the order and the trace so far as arrays, the labels told, the
+        skipped rounds and :attr:`notes` as JSON, a format version and a checksum. May be called at any time, also between
         :meth:`ask` and :meth:`tell`.
 
         Returns
@@ -394,7 +469,8 @@ class Session:
         ------
         TypeError
             If the learner is not built from the library's learner classes (e.g.
-            ``OneVsRest(lambda: …)``: use a class or ``functools.partial`` instead).
+            ``OneVsRest(lambda: …)``: use a class or ``functools.partial`` instead),
+            or if :attr:`notes` holds something JSON cannot store.
         IsADirectoryError
             If ``path`` is a folder.
         """
@@ -414,6 +490,8 @@ class Session:
             "busy": self._busy,
             "question": None if self.question is None else list(self.question),
             "rng_state": self._rng.bit_generator.state,
+            "skipped": [int(t) for t in self._skipped],
+            "notes": _check_notes(self.notes),
         }
         arrays.update(M=self.M, order=self.order, scores=np.asarray(self._scores, dtype=float),
                       elapsed=np.asarray(self._elapsed, dtype=float))  # fmt: skip
@@ -453,8 +531,28 @@ class Session:
             "recorded": {k: list(arrays[f"record_{k}"]) for k in meta["record_keys"]},
         }
         state.update({k: meta[k] for k in ("seed", "n_classes", "n_rounds", "blas_threads", "labels",
-                                           "predictions", "queried", "busy", "question", "rng_state")})  # fmt: skip
+                                           "predictions", "queried", "busy", "question", "rng_state",
+                                           "skipped", "notes")})  # fmt: skip
         state["record"] = tuple(meta["record"])
         session = cls.__new__(cls)
         session.__setstate__(state)
         return session
+
+
+def _check_notes(notes):
+    """``notes`` if JSON stores it unchanged (a dict with string keys of JSON values), else TypeError."""
+    if not isinstance(notes, dict):
+        raise TypeError(f"cannot save the session: notes must be a dict, got {type(notes).__name__}")
+    try:
+        same = json.loads(json.dumps(notes, allow_nan=False)) == notes
+    except (TypeError, ValueError) as err:
+        raise TypeError(
+            f"cannot save the session: notes hold a value JSON cannot store ({err}); keep numbers, strings, "
+            "lists and dicts with string keys there"
+        ) from None
+    if not same:
+        raise TypeError(
+            "cannot save the session: notes do not survive JSON unchanged (tuples or non-string keys?); "
+            "keep numbers, strings, lists and dicts with string keys there"
+        )
+    return notes

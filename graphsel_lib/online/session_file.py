@@ -4,13 +4,14 @@ Session files travel between annotators, so loading one must never run code
 from it (as unpickling would). A file is two text lines and a NumPy ``.npz``
 archive (read with ``allow_pickle=False``)::
 
-    graphsel session 2
+    graphsel session 3
     sha256 <the SHA-256 digest of the archive's bytes>
     <the .npz archive>
 
 The archive holds ``meta``, a JSON document (the learner as the name of a
 library class and its parameters, the seed, the labels told, the predictions
-and queries, the pending question, the generator's state), and the arrays:
+and queries, the skipped rounds, the pending question, the generator's state,
+the caller's notes), and the arrays:
 ``M``, ``order``, the scores, the per-round times and records, and any array
 parameter of the learner (e.g. the graph of
 :class:`~graphsel_lib.online.Relaxation`, stored as CSR parts). The digest is
@@ -41,7 +42,7 @@ from ._params import is_learner, learner_params
 
 __all__ = ["FORMAT_VERSION", "LEARNER_CLASSES", "learner_from_spec", "learner_spec", "read", "write"]
 
-FORMAT_VERSION = 2  # 1 was a pickle (refused: loading it would run code)
+FORMAT_VERSION = 3  # 1 was a pickle (refused: loading it would run code); 3 adds skipped rounds and notes
 
 
 def _classes() -> dict:

@@ -304,10 +304,28 @@ class CompiledStack(StackedOneVsRest):
         return anyq
 
     def update(self, x, y, label, info):
+        q = info.get("_q")
+        if q is None:  # wants_label was not asked (a query rule wraps this learner): every class learns
+            if self.selective:
+                raise TypeError(
+                    "a selective one-vs-rest learner (SSLGC) has its own query step, which its update needs; "
+                    "a query rule (MarginSampling, RandomQueries) cannot replace it: wrap a fully supervised "
+                    "learner instead (OneVsRest(GPA), OneVsRest(OLLGC), CMOG, Relaxation)"
+                )
+            q = np.ones(self.W.shape[0], dtype=bool)
         update_round(
-            self.rule, self.W, self.Ainv, x, y, info["_b"], info["_q"], self.selective, self._U, self._V,
+            self.rule,
+            self.W,
+            self.Ainv,
+            x,
+            y,
+            info["_b"],
+            q,
+            self.selective,
+            self._U,
+            self._V,
             self.n_updates,
-        )  # fmt: skip
+        )
 
     # --- the whole pass (run)
     def compiled_pass(self, X, order, y, keys, progress=None):

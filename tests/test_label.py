@@ -1,0 +1,306 @@
+"""Labelling by hand (graphsel_lib.label): the core, the terminal front end, resume after a kill, the panel."""
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import graphsel_lib as gs
+from graphsel_lib.label import Labelling, LabellingPanel, answers_path, main
+
+CLASSES = ["red", "green", "blue"]
+PROMPT = "label (a class name or number"
+
+
+@pytest.fixture(scope="module")
+def graph():
+    """A generated graph (195 nodes, 3 classes) with 15 % of its labels known to the annotator."""
+    with pytest.warns(gs.DataWarning):
+        g = gs.datasets.sbm(200, n_blocks=3, avg_degree=8, mixing=0.1, seed=0)
+    rng = np.random.default_rng(0)
+    known = np.full(g.n_nodes, -1)
+    shown = rng.choice(g.n_nodes, int(0.15 * g.n_nodes), replace=False)
+    known[shown] = g.labels[shown]
+    return g, known
+
+
+def truth_of(g):
+    return {name: g.class_names[c] for name, c in zip(g.node_names.tolist(), g.labels, strict=True)}
+
+
+# --------------------------------------------------------------------------- the core
+
+
+def test_next_question_plays_the_rounds_that_need_no_person(graph):
+    g, known = graph
+    lab = Labelling(g, known)
+    q = lab.next_question()
+    assert lab.next_question() is q  # asking again: the same question
+    assert known[q.node] == -1 and q.name == g.node_names[q.node] and q.round == lab.session.n_done + 1
+    tr = lab.session.trace  # the rounds before: not wanted, or told the known label
+    told = tr.queried
+    np.testing.assert_array_equal(tr.labels[told], known[tr.order[told]])
+    assert q.prediction in g.class_names and 0 < q.probability <= 1
+    row = g.adjacency[q.node]
+    assert q.n_neighbours == row.nnz and len(q.neighbours) == min(5, row.nnz)
+    weights = [w for _, _, w in q.neighbours]
+    assert weights == sorted(weights, reverse=True)
+    for name, label, _ in q.neighbours:
+        node = g.node_names.tolist().index(name)
+        assert row[0, node] > 0 and label == (None if known[node] == -1 else g.class_names[known[node]])
+
+    lab.answer(g.class_names[g.labels[q.node]])
+    assert lab.answers == {q.node: g.labels[q.node]} and lab.labels()[q.node] == g.labels[q.node]
+    with pytest.raises(RuntimeError, match="next_question"):
+        lab.answer("block 0")
+    q2 = lab.next_question()
+    with pytest.raises(ValueError, match="not a class"):
+        lab.answer("purple")
+    assert lab.question is q2
+    lab.skip()
+    assert lab.skipped_nodes == [q2.node] and lab.n_skipped == 1 and lab.n_answers == 1
+    assert lab.labels()[q2.node] == -1
+    q3 = lab.next_question()
+    lab.answer(int(g.labels[q3.node]))  # a code works as well
+    assert lab.n_answers == 2
+
+
+def test_answers_count_as_known_labels(graph):
+    """A person's answer is told to the learner and shown as the neighbour's label afterwards."""
+    g, known = graph
+    lab = Labelling(g, known)
+    truth = truth_of(g)
+    seen = False
+    for _ in range(40):
+        q = lab.next_question()
+        if q is None:
+            break
+        for name, label, _ in q.neighbours:
+            node = g.node_names.tolist().index(name)
+            if node in lab.answers:
+                assert label == g.class_names[lab.answers[node]]
+                seen = True
+        lab.answer(truth[q.name])
+    assert seen
+
+
+def test_budget_and_done(graph):
+    g, known = graph
+    lab = Labelling(g, known, budget=3)
+    assert lab.answer_from(truth_of(g), save=False) == 3
+    assert lab.next_question() is None and lab.done and not lab.session.done and lab.budget_left == 0
+    lab.budget = None
+    assert lab.next_question() is not None and not lab.done
+
+
+def test_save_resume_and_the_answers_file(graph, tmp_path):
+    g, known = graph
+    path = tmp_path / "s.npz"
+    lab = Labelling(g, known, path=path, seed=3)
+    truth = truth_of(g)
+    for i in range(6):
+        q = lab.next_question()
+        lab.skip() if i == 2 else lab.answer(truth[q.name])
+    pending = lab.next_question()
+    assert lab.save() == path and answers_path(path) == tmp_path / "s.answers.csv"
+    back = Labelling.resume(path, g, known)
+    assert back.next_question() == pending and back.answers == lab.answers
+    assert back.skipped_nodes == lab.skipped_nodes and back.progress() == lab.progress()
+    rows = answers_path(path).read_text().splitlines()
+    assert rows[0] == "node,label" and rows[1:] == [f"{n},{c}" for n, c in lab.answer_rows()]
+    assert len(rows) == 6  # five answers, one skip
+    back.answer_from(truth, save=False)
+    lab.answer_from(truth, save=False)
+    np.testing.assert_array_equal(back.session.trace.labels, lab.session.trace.labels)
+
+    other = gs.Graph.from_edges(np.array([[0, 1], [1, 2]]), np.array([0, 1, 1]))
+    with pytest.raises(ValueError, match="not the one"):
+        Labelling.resume(path, other)
+    with pytest.raises(ValueError, match="not a labelling session"):
+        plain = gs.online.Session(gs.online.GPA(), np.eye(3))
+        Labelling.resume(plain.save(tmp_path / "plain.npz"), g)
+
+
+# --------------------------------------------------------------------------- the terminal
+
+
+@pytest.fixture
+def files(tmp_path, graph):
+    """edges.csv and labels.csv in the user's names (strings) with only the known labels; the truth."""
+    g, known = graph
+    names = [f"n{i}" for i in range(g.n_nodes)]
+    S = g.adjacency.tocoo()
+    edges = ["source,target"] + [f"{names[r]},{names[c]}" for r, c in zip(S.row, S.col, strict=True) if r < c]
+    (tmp_path / "edges.csv").write_text("\n".join(edges) + "\n")
+    rows = ["node,label"] + [f"{names[i]},{CLASSES[known[i]]}" for i in np.flatnonzero(known != -1)]
+    (tmp_path / "labels.csv").write_text("\n".join(rows) + "\n")
+    truth = {names[i]: CLASSES[g.labels[i]] for i in range(g.n_nodes)}
+    return tmp_path, truth
+
+
+def cli(tmp_path, *extra):
+    args = ["--edges", "edges.csv", "--labels", "labels.csv", "--session", "s.npz", *extra]
+    return [sys.executable, "-m", "graphsel_lib.label", *args]
+
+
+def questions(out):
+    """The node names asked in a terminal transcript, in order."""
+    return [line.split("node ")[1].strip() for line in out.splitlines() if line.startswith("round ")]
+
+
+def test_cli_by_name_and_number_bad_answer_skip_and_eof(files):
+    tmp, truth = files
+    # the classes are numbered in sorted order: [1] blue [2] green [3] red
+    feed = "red\n2\nbogus\nblue\ns\n"
+    r = subprocess.run(cli(tmp), cwd=tmp, input=feed, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "new session s.npz" in r.stdout and "'bogus' is neither a class nor a number 1..3" in r.stdout
+    asked = questions(r.stdout)
+    assert len(asked) == 5  # red, 2 (green), bogus then blue (asked again: the same node), s, then EOF
+    assert r.stdout.count(f"node {asked[2]}") == 1 and r.stdout.count(PROMPT) == 6
+    assert "saved (end of input)" in r.stdout and "answers: s.answers.csv (3 rows" in r.stdout
+    rows = (tmp / "s.answers.csv").read_text().splitlines()
+    assert rows == ["node,label", f"{asked[0]},red", f"{asked[1]},green", f"{asked[2]},blue"]
+    back = Labelling.resume(tmp / "s.npz")
+    assert back.skipped_nodes == [back.graph.node_names.tolist().index(asked[3])]
+    assert back.next_question().name == asked[4]
+
+
+def read_until(proc, buf, count, timeout=30):
+    """Read the process's stdout until it has printed the prompt ``count`` times; returns the text."""
+    end = time.monotonic() + timeout
+    while buf[0].count(PROMPT) < count:
+        ready, _, _ = select.select([proc.stdout], [], [], max(end - time.monotonic(), 0))
+        if not ready:
+            raise AssertionError(f"no prompt #{count} within {timeout} s:\n{buf[0]}")
+        chunk = os.read(proc.stdout.fileno(), 65536).decode()
+        if not chunk:
+            raise AssertionError(f"the process ended early:\n{buf[0]}")
+        buf[0] += chunk
+    return buf[0]
+
+
+def interact(tmp, truth, n_answers, *extra, kill=False):
+    """Run the terminal front end on a pipe, answer ``n_answers`` questions by the truth as they come.
+
+    ``kill``: then SIGKILL it while it waits on stdin for the next question. Returns (stdout, returncode).
+    """
+    proc = subprocess.Popen(cli(tmp, *extra), cwd=tmp, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    buf = [""]
+    try:
+        for k in range(1, n_answers + 1):
+            asked = questions(read_until(proc, buf, k))
+            proc.stdin.write(f"{truth[asked[-1]]}\n".encode())
+            proc.stdin.flush()
+        if kill:
+            read_until(proc, buf, n_answers + 1)  # the next question waits on stdin
+            proc.send_signal(signal.SIGKILL)
+        else:
+            proc.stdin.close()  # EOF, or the end of the budget
+            buf[0] += proc.stdout.read().decode()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        if not proc.stdin.closed:
+            proc.stdin.close()
+    return buf[0], proc.returncode
+
+
+def rounds(out):
+    return [line for line in out.splitlines() if line.startswith("round ")]
+
+
+def test_cli_resumes_after_being_killed(files):
+    tmp, truth = files
+    killed, code = interact(tmp, truth, 3, "--budget", "6", kill=True)
+    assert code == -signal.SIGKILL
+    before = questions(killed)
+    assert len(before) == 4  # three answered, the fourth killed while waiting
+
+    out, code = interact(tmp, truth, 3)  # the budget (6) is kept in the session file
+    assert code == 0
+    assert "resumed s.npz:" in out and "3 answers and 0 skipped restored" in out
+    after = questions(out)
+    assert after[0] == before[3] and rounds(out)[0] == rounds(killed)[-1]  # the same round, the same node
+    assert "done: the budget of 6 answers is spent" in out
+    rows = (tmp / "s.answers.csv").read_text().splitlines()
+    assert rows[0] == "node,label" and len(rows) == 7
+    assert [row.split(",")[0] for row in rows[1:]] == before[:3] + after[:3]  # the earlier answers kept
+    assert all(truth[n] == c for n, c in (row.split(",") for row in rows[1:]))
+
+
+def test_cli_refuses_a_damaged_session_and_missing_files(files, capsys):
+    tmp, _ = files
+    r = subprocess.run(cli(tmp), cwd=tmp, input="red\nq\n", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "saved (quit)" in r.stdout
+    data = bytearray((tmp / "s.npz").read_bytes())
+    data[len(data) // 2] ^= 0x01
+    (tmp / "s.npz").write_bytes(bytes(data))
+    r = subprocess.run(cli(tmp), cwd=tmp, input="", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("error: ") and "damaged" in r.stderr and "delete it" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+    os.chdir(tmp)
+    assert main(["--edges", "missing.csv", "--labels", "labels.csv", "--session", "new.npz"]) == 2
+    err = capsys.readouterr().err
+    assert "missing.csv" in err and "check the path" in err and len(err.strip().splitlines()) == 1
+    (tmp / "broken.csv").write_text("source,target\na\n")
+    assert main(["--edges", "broken.csv", "--labels", "labels.csv", "--session", "new.npz"]) == 2
+    assert "broken.csv" in capsys.readouterr().err
+    assert not (tmp / "new.npz").exists()
+
+
+# --------------------------------------------------------------------------- the panel
+
+
+def test_headless_panel_answers_like_a_person(graph, tmp_path, monkeypatch):
+    pytest.importorskip("ipywidgets")
+    monkeypatch.setenv("GRAPHSEL_HEADLESS", "1")
+    g, known = graph
+    truth = truth_of(g)
+    lookup = {k: v for k, v in truth.items() if k % 4}  # the person does not know every fourth node
+
+    auto = LabellingPanel(Labelling(g, known, path=tmp_path / "a.npz"))
+    assert auto.answer_from(lookup) > 0
+    hand = LabellingPanel(Labelling(g, known))  # by hand: the panel's buttons
+    while (q := hand.labelling.question) is not None:
+        assert not hand.buttons[g.class_names[0]].disabled
+        (hand.buttons[lookup[q.name]] if q.name in lookup else hand.skip_button).click()
+    assert all(b.disabled for b in hand.buttons.values()) and "Done" in hand.card.value
+    a, b = auto.labelling.session.trace, hand.labelling.session.trace
+    for key in ("order", "labels", "predictions", "queried"):
+        np.testing.assert_array_equal(getattr(a, key), getattr(b, key), err_msg=key)
+    assert auto.labelling.session.skipped == hand.labelling.session.skipped
+    assert auto.labelling.answers == hand.labelling.answers
+
+    resumed = LabellingPanel(Labelling.resume(tmp_path / "a.npz", g, known))  # saved by answer_from
+    assert resumed.labelling.answers == auto.labelling.answers and resumed.status.value == auto.status.value
+    csv = tmp_path / "truth.csv"
+    csv.write_text("node,label\n" + "".join(f"{k},{v}\n" for k, v in lookup.items()))
+    from_file = Labelling(g, known)
+    from_file.answer_from(csv, save=False)
+    assert from_file.answers == auto.labelling.answers
+
+
+def test_panel_buttons_save_and_show_the_next_question(graph, tmp_path):
+    pytest.importorskip("ipywidgets")
+    g, known = graph
+    panel = Labelling(g, known, path=tmp_path / "p.npz").panel()
+    q = panel.labelling.question
+    assert str(q.name) in panel.card.value and q.prediction in panel.card.value
+    assert panel.buttons[q.prediction].button_style == "info"
+    panel.buttons[g.class_names[g.labels[q.node]]].click()
+    assert panel.labelling.question.node != q.node and (tmp_path / "p.npz").exists()  # saved at once
+    assert panel.status.value.startswith("1 answers")
+    panel.save_button.click()
+    assert "saved" in panel.message.value
+    again = LabellingPanel.resume(tmp_path / "p.npz", g, known)  # from the saved path
+    assert again.labelling.question == panel.labelling.question
