@@ -763,6 +763,15 @@ class Graph:
         message = _describe(report, names)
         if message:
             warnings.warn(f"{name}: {message}", DataWarning, stacklevel=stacklevel)
+        if report[
+            "unlabelled_kept"
+        ]:  # a warning of its own: the readers, which count them by kind, filter it
+            warnings.warn(
+                f"{name}: {report['unlabelled_kept']} of {keep.size} nodes are unlabelled (-1, NaN or None): "
+                "kept with their edges (g.labelled marks the others)",
+                DataWarning,
+                stacklevel=stacklevel,
+            )
         if keep.size < n:
             S = S[keep][:, keep]
             codes = codes[keep]

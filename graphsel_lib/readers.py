@@ -361,6 +361,9 @@ def _class_codes(per_node, class_names=None, path=None):
 
 
 # --------------------------------------------------------------------------- Graph
+_UNLABELLED_SAID = r"[^:]*: \d+ of \d+ nodes are unlabelled \(-1, NaN or None\): kept with their edges[^;]*$"
+
+
 def _plural(k, word):
     return f"{k} {word}" + ("" if k == 1 else "s")
 
@@ -463,16 +466,18 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
 
     info = dict(kwargs.pop("info", None) or {})
     node_ids = names if int_names else names.astype(object)
-    g = graph_cls.from_edges(
-        edges,
-        _class_codes(per_node, kwargs.get("class_names"), labels_path),
-        weights=w,
-        directed=directed,
-        name=name,
-        node_ids=node_ids,
-        info=info,
-        **kwargs,
-    )
+    with warnings.catch_warnings():  # the unlabelled nodes were counted above, by kind
+        warnings.filterwarnings("ignore", message=_UNLABELLED_SAID, category=DataWarning)
+        g = graph_cls.from_edges(
+            edges,
+            _class_codes(per_node, kwargs.get("class_names"), labels_path),
+            weights=w,
+            directed=directed,
+            name=name,
+            node_ids=node_ids,
+            info=info,
+            **kwargs,
+        )
     unlabelled = counts["no_row"] + counts["empty"]
     parts = g if isinstance(g, list) else [g]  # lcc="split" (Graph.read_csv_components): one per component
     kept = sum(p.n_nodes for p in parts)
@@ -536,4 +541,6 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
     if parts:
         warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
     G.remove_edges_from(loops)
-    return graph_cls.from_networkx(G, label_attr, weight=weight, name=name, **kwargs)
+    with warnings.catch_warnings():  # the unlabelled nodes were counted above
+        warnings.filterwarnings("ignore", message=_UNLABELLED_SAID, category=DataWarning)
+        return graph_cls.from_networkx(G, label_attr, weight=weight, name=name, **kwargs)

@@ -211,8 +211,7 @@ PATH4 = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]], dtype
 def test_from_adjacency_keeps_unlabelled_nodes(mark):
     """-1, NaN and None mean "unlabelled"; such nodes are kept with their edges (they were dropped)."""
     labels = np.array([0, 1, 1, mark], dtype=object if mark is None else float)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a partially labelled graph is the normal case: no warning
+    with pytest.warns(gs.DataWarning, match=r"1 of 4 nodes are unlabelled \(-1, NaN or None\): kept"):
         g = gs.Graph.from_adjacency(PATH4, labels)
     assert g.n_nodes == 4 and g.n_edges == 3 and g.class_names == ["0", "1"]
     np.testing.assert_array_equal(g.labels, [0, 1, 1, -1])
@@ -287,7 +286,6 @@ def test_repeated_edges_are_summed_with_a_warning():
 
 
 def test_edge_list_without_duplicates_gives_no_warning(rng):
-    import warnings
 
     S = random_connected_graph(rng, 30)
     C = sp.triu(S, k=1).tocoo()

@@ -333,3 +333,13 @@ def test_the_readers_build_through_the_class_they_are_given(tmp_path):
     with pytest.raises(TypeError, match="Graph.read_csv"):
         readers.read_csv(e, lab)
     assert readers.read_csv(e, lab, graph_cls=gs.Graph).n_nodes == 2
+
+
+def test_unlabelled_count_said_once_and_drops_still_said(tmp_path):
+    """read_csv counts unlabelled nodes by kind; the Graph's own count is not repeated, its drops are not hidden."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nx,y\n")
+    lab = _write(tmp_path / "l.csv", "node,label\na,red\nx,blue\n")
+    g, msgs = _read(e, lab)
+    text = " | ".join(msgs)
+    assert text.count("are unlabelled") == 1 and "largest of 2 connected components" in text
+    assert g.n_nodes == 3 and g.n_labelled == 1
