@@ -7,9 +7,11 @@ the verdict is computed)::
     paper, item, dataset, method, quantity, published, ours, ours_std, n_runs, delta, z, tolerance, verdict, note
 
 ``note`` is a short key into a footnote table (keeps the Markdown lines short). ``quantity`` is ``error``, ``queried`` (labels a selective sampler asked for),
-``time`` (a ratio between two methods' times: machines differ, ratios less so)
-or ``claim`` (a statement of a figure, e.g. "SSLGC beats random sampling at
-every κ"). The verdicts:
+``error@budget`` (a selective sampler's error with its query parameter set to
+ask for the published number of labels), ``time`` (a ratio between two
+methods' times: machines differ, ratios less so; a ``time`` row without a
+published number is a claim about time, with the claim verdicts) or ``claim``
+(a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
 
 ``reproduced``
     ``|delta| <= tolerance``, ``|z| <= 3`` where ``z`` is defined, and for the
@@ -25,6 +27,10 @@ every κ"). The verdicts:
     evidence in the producing notebook (e.g. a published error at chance level).
 ``not available``
     we have no data (IMDB) or could not read the published number.
+``stand-in``
+    ours is computed on another data set standing in for the paper's (WebKB's
+    LINQS subsets for the paper's crawl, CiteSeer for IMDB): shown, never
+    counted as reproduced or differs.
 ``holds`` / ``fails``
     for ``claim`` rows.
 
@@ -67,8 +73,8 @@ COLUMNS = [
     "verdict",
     "note",
 ]
-QUANTITIES = ("error", "queried", "time", "claim")
-VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available")
+QUANTITIES = ("error", "queried", "error@budget", "time", "claim")
+VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available", "stand-in")
 CLAIM_VERDICTS = ("holds", "fails", "not available")
 #: A selective sampler's error is compared at the published label budget only if ours is within 25 % of it.
 QUERY_BUDGET = 0.25
@@ -99,7 +105,7 @@ def z_score(delta, ours_std, n_runs, published_std=None, n_published=None) -> fl
     return float(delta) / math.sqrt(var)
 
 
-def verdict(delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproducible=False) -> str:
+def verdict(delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproducible=False, stand_in=False) -> str:
     """The verdict of one numeric row (see the module docstring).
 
     ``budget_ratio``: ours / published number of queried labels, for the error
@@ -109,7 +115,11 @@ def verdict(delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproduc
     ('reproduced', 'close', 'differs')
     >>> verdict(0.005, 0.02, budget_ratio=2085 / 936), verdict(float("nan"), 0.02)
     ('close', 'not available')
+    >>> verdict(0.3, 0.03, stand_in=True)  # another data set: shown, never a verdict on the paper
+    'stand-in'
     """
+    if stand_in:
+        return "stand-in"
     if not_reproducible:
         return "not reproducible"
     if not _finite(delta):
@@ -123,15 +133,20 @@ def verdict(delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproduc
     return "reproduced"
 
 
-def claim_row(paper, item, dataset, holds, *, method="-", ours=None, note="") -> dict:
-    """A ``claim`` row: the statement in ``item`` holds or fails on ``dataset`` (``None``: not available)."""
+def claim_row(paper, item, dataset, holds, *, method="-", ours=None, note="", quantity="claim") -> dict:
+    """A ``claim`` row: the statement in ``item`` holds or fails on ``dataset`` (``None``: not available).
+
+    ``quantity="time"`` for a claim whose number is a time (or a ratio or slope
+    of times): it then moves with the machine, and ``reproduce --compare`` lists
+    it with the time cells.
+    """
     verdict_ = "not available" if holds is None else ("holds" if holds else "fails")
     return dict(
         paper=paper,
         item=item,
         dataset=dataset,
         method=method,
-        quantity="claim",
+        quantity=quantity,
         published=np.nan,
         ours=np.nan if ours is None else ours,
         ours_std=np.nan,
@@ -160,14 +175,15 @@ def check(df: pd.DataFrame) -> None:
         if row["quantity"] not in QUANTITIES:
             problems.append(f"{where}: quantity {row['quantity']!r} not in {QUANTITIES}")
             continue
-        allowed = CLAIM_VERDICTS if row["quantity"] == "claim" else VERDICTS
+        is_claim = row["quantity"] == "claim" or (row["quantity"] == "time" and not _finite(row["published"]))
+        allowed = CLAIM_VERDICTS if is_claim else VERDICTS
         if row["verdict"] not in allowed:
             problems.append(f"{where}: verdict {row['verdict']!r} not in {allowed}")
             continue
-        if row["quantity"] == "claim":
+        if is_claim:
             continue
         pub, ours, delta = row["published"], row["ours"], row["delta"]
-        if row["verdict"] == "not available":
+        if row["verdict"] in ("not available", "stand-in"):
             continue
         if not (_finite(pub) and _finite(ours)):
             problems.append(f"{where}: verdict {row['verdict']!r} without both numbers")

@@ -1,0 +1,69 @@
+"""The scorecard's row builders (graphsel_lib.papers.scorecard_rows): rules, readings, the verdict in words."""
+
+import numpy as np
+import pandas as pd
+
+from graphsel_lib import scorecard
+from graphsel_lib.papers import scorecard_rows as rows
+from graphsel_lib.paths import project_root
+
+FIGURES = project_root() / "figures"
+
+
+def test_build_reads_the_committed_tables_into_the_committed_scorecard():
+    """The rows the code builds from figures/ are the committed scorecard (to its written precision)."""
+    sc, variants, notes = rows.build(20)
+    scorecard.check(sc)
+    committed = pd.read_csv(FIGURES / "90_scorecard.csv")
+    assert list(sc[scorecard.KEY].itertuples(index=False)) == list(
+        committed[scorecard.KEY].itertuples(index=False)
+    )
+    assert list(sc.verdict) == list(committed.verdict)
+    np.testing.assert_allclose(sc.published.to_numpy(float), committed.published.to_numpy(float), rtol=1e-3)
+    assert set(sc.note) - {""} <= set(notes.note)
+
+
+def test_card_rules_stand_in_and_unavailable():
+    card = rows.Card(20)
+    card.error("gu2013", "Table 2", "Cora", "GPA", 0.1, 0.104, 0.02, 20)
+    card.error("gu2013", "Table 2", "CiteSeer for IMDB", "GPA", 0.3, 0.1, 0.002, 20, stand_in=True)
+    card.unavailable("gu2013", "Table 2", "IMDB", "OLLGC/GPA", "time", 14.2, "imdb")
+    card.claim("gu2013", "Fig. 2", "PubMed", False, "g4", "faster", quantity="time", ours=2.6)
+    sc = pd.DataFrame(card.rows)
+    assert list(sc.verdict) == ["reproduced", "stand-in", "not available", "fails"]
+    scorecard.check(sc)
+
+
+def test_a_reading_keeps_not_reproducible_only_while_it_stays_out_of_tolerance():
+    row = pd.Series(dict(ours_std=0.05, n_runs=20, tolerance=0.03, verdict="not reproducible"))
+    assert rows._reverdict(row, 0.58, 0.40) == "not reproducible"
+    assert rows._reverdict(row, 0.58, 0.56) == "reproduced"  # a reading that reaches it: not irreproducible
+
+
+def test_sensitivity_counts_changed_verdicts():
+    sc = pd.DataFrame([dict(paper="p", item="T", dataset="d", method="m", quantity="error", published=0.2, ours=0.21,
+                            ours_std=0.001, n_runs=20, delta=0.01, z=np.nan, tolerance=0.03, verdict="reproduced",
+                            note="")])  # fmt: skip
+    variants = pd.DataFrame([
+        dict(paper="p", item="T", dataset="d", method="m", reading="other", published=0.2, ours=0.3, ours_std=0.001),
+        dict(paper="p", item="T", dataset="d", method="m", reading="diagnostic: fitted", published=0.2, ours=0.5,
+             ours_std=0.001),
+    ])  # fmt: skip
+    table = rows.reading_sensitivity(sc, variants)
+    assert table.to_dict("records") == [
+        {
+            "paper": "p",
+            "reading": "other",
+            "rows compared": 1,
+            "verdicts changed": 1,
+            "which": "d · m: reproduced -> differs",
+        }
+    ]  # the diagnostic (fitted) is not a reading of the paper
+
+
+def test_verdict_text_wraps_and_sets_stand_ins_apart():
+    sc, variants, _ = rows.build(20)
+    text = rows.verdict_text(sc, rows.reading_sensitivity(sc, variants))
+    assert max(len(line) for line in text.splitlines()) <= 110
+    assert "On stand-in data sets (no verdict on the paper)" in text and "robustness:" in text
+    assert text.count("**") == 2 * sc.paper.nunique()
