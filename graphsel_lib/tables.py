@@ -45,6 +45,7 @@ __all__ = [
     "render_markdown",
     "rounding_floor",
     "table_path",
+    "write_csv",
     "write_table",
 ]
 
@@ -254,6 +255,18 @@ def write_table(
     with atomic_write(md_path, "w", encoding="utf-8", newline="") as fh:
         fh.write(_markdown(*formatted))
     return [csv_path, md_path]
+
+
+def write_csv(frame: pd.DataFrame, path) -> Path:
+    """Write ``frame`` to ``path`` as CSV (no index, ``\\n`` line ends), atomically: a file a user asked for by name.
+
+    Unlike :func:`write_table` the name and folder are the caller's and no Markdown twin is written; an
+    interrupted run leaves the previous file (or none), never half of one.
+    """
+    path = Path(path)
+    with atomic_write(path, newline="") as fh:
+        frame.to_csv(fh, index=False, lineterminator="\n")
+    return path
 
 
 def read_table(name: str, *, directory=None, **read_csv_kwargs) -> pd.DataFrame:

@@ -132,3 +132,24 @@ def test_list_tables_searches_the_figures_and_target_folders(tmp_path, monkeypat
     assert list_tables("*_vs_published") == ["20_x_vs_published", "30_y_vs_published"]
     assert list_tables() == ["20_x_vs_published", "30_other", "30_y_vs_published"]
     assert list_tables(directory=target) == ["30_other", "30_y_vs_published"]
+
+
+def test_write_csv_is_atomic_and_plain(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from graphsel_lib import tables
+
+    path = tables.write_csv(pd.DataFrame({"node": ["a", "b"], "x": [1, 2]}), tmp_path / "out.csv")
+    assert path.read_bytes() == b"node,x\na,1\nb,2\n"
+
+    class Boom(pd.DataFrame):
+        def to_csv(self, fh, **kw):
+            fh.write("node,x\n")
+            raise RuntimeError("interrupted")
+
+    import pytest
+
+    with pytest.raises(RuntimeError):
+        tables.write_csv(Boom({"node": ["c"]}), path)
+    assert path.read_bytes() == b"node,x\na,1\nb,2\n"  # the previous file, not half of the new one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
