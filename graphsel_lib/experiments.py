@@ -36,8 +36,7 @@ from scipy import stats
 
 from . import paths
 from ._atomic import atomic_write
-from .online import run
-from .online._params import describe
+from .online import learner_description, run
 
 __all__ = [
     "random_orders",
@@ -110,7 +109,7 @@ def learner_key(learner) -> str:
     where ``repr`` may not tell them apart. The library's own code enters the
     cache key through a hash of :mod:`graphsel_lib.online`'s source.
     """
-    text = json.dumps(describe(learner), separators=(",", ":"))
+    text = json.dumps(learner_description(learner), separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

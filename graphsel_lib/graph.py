@@ -462,7 +462,7 @@ def _check_node_ids(node_ids, n):
     return ids
 
 
-def _reduce(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
+def nodes_to_keep(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
     """Nodes a Graph keeps: (``drop_unlabelled``) the labelled ones, then (``lcc``) the largest connected component.
 
     Returns ``(keep, report)``: sorted node indices, and a dict with the
@@ -506,7 +506,7 @@ def _reduce(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
     return keep, report
 
 
-def _describe(report, class_names):
+def dropped_nodes_message(report, class_names):
     """Sentences for a :class:`DataWarning` about the nodes a Graph dropped (empty if none)."""
     parts = []
     if report["unlabelled"] and report["dropped_unlabelled"]:
@@ -759,8 +759,8 @@ class Graph:
         S = check_adjacency(S, name="adjacency")
         if lcc == "split":
             return _split(cls, S, codes, names, class_names, name, features, node_ids, info, stacklevel)
-        keep, report = _reduce(S, codes, lcc=lcc, allow_none=class_names is not None)
-        message = _describe(report, names)
+        keep, report = nodes_to_keep(S, codes, lcc=lcc, allow_none=class_names is not None)
+        message = dropped_nodes_message(report, names)
         if message:
             warnings.warn(f"{name}: {message}", DataWarning, stacklevel=stacklevel)
         if report[

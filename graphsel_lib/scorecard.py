@@ -105,7 +105,9 @@ def z_score(delta, ours_std, n_runs, published_std=None, n_published=None) -> fl
     return float(delta) / math.sqrt(var)
 
 
-def verdict(delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproducible=False, stand_in=False) -> str:
+def verdict(
+    delta, tolerance, *, z=float("nan"), budget_ratio=None, not_reproducible=False, stand_in=False
+) -> str:
     """The verdict of one numeric row (see the module docstring).
 
     ``budget_ratio``: ours / published number of queried labels, for the error

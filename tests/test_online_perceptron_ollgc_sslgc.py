@@ -247,7 +247,7 @@ def _final_state(ovr):
     st = ovr.stack
     if hasattr(st, "states"):  # RidgeOneVsRest
         return st.W.copy(), [s.inverse() for s in st.states], [s.n_updates for s in st.states]
-    if hasattr(st, "Ainv") and len(st.Ainv):  # CompiledRidgeOneVsRest
+    if hasattr(st, "Ainv") and len(st.Ainv):  # CompiledStack with the ridge rule
         return st.W.copy(), list(st.Ainv), st.n_updates.tolist()
     return st.W.copy(), [], []  # GPA
 
@@ -287,10 +287,11 @@ def test_compiled_pass_falls_back_to_python_rounds(problems, monkeypatch):
     ref_trace = run(OneVsRest(make, compiled=False), M, y, seed=3)
     ovr = OneVsRest(make)
     ovr.reset(M.shape[0], 3, np.random.default_rng(0))
-    assert type(ovr.stack).__name__ == "CompiledRidgeOneVsRest"
+    assert type(ovr.stack).__name__ == "CompiledStack"
     assert ovr.compiled_pass(np.ascontiguousarray(M.T), np.arange(len(y)), y, ("uv",)) is None
-    monkeypatch.delitem(sys.modules, "graphsel_lib.online.stacked_loop", raising=False)
-    monkeypatch.delattr(gs.online, "stacked_loop", raising=False)
+    for name in ("stacked_loop", "_kernels"):
+        monkeypatch.delitem(sys.modules, f"graphsel_lib.online.{name}", raising=False)
+        monkeypatch.delattr(gs.online, name, raising=False)
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
     ovr.reset(M.shape[0], 3, np.random.default_rng(0))
     assert type(ovr.stack).__name__ == "RidgeOneVsRest"  # the BLAS path
@@ -299,16 +300,14 @@ def test_compiled_pass_falls_back_to_python_rounds(problems, monkeypatch):
 
 
 def test_compiled_loop_is_compiled_before_the_clock_starts(monkeypatch):
-    """play() calls step(0, 0) (compile, no round) before its first clock reading, then the chunks."""
+    """play_in_chunks() calls step(0, 0) (compile, no round) before its first clock reading, then the chunks."""
     pytest.importorskip("numba")
-    from graphsel_lib.online import stacked_loop
+    from graphsel_lib.online import _kernels
 
     events = []
     ticks = iter(range(100))
-    monkeypatch.setattr(
-        stacked_loop.time, "perf_counter", lambda: events.append("clock") or float(next(ticks))
-    )
-    elapsed = stacked_loop.play(lambda a, b: events.append((a, b)), 5, chunk=2)
+    monkeypatch.setattr(_kernels.time, "perf_counter", lambda: events.append("clock") or float(next(ticks)))
+    elapsed = _kernels.play_in_chunks(lambda a, b: events.append((a, b)), 5, chunk=2)
     assert events == [(0, 0), "clock", (0, 2), "clock", (2, 4), "clock", (4, 5), "clock"]
     np.testing.assert_allclose(elapsed, [0.5, 1, 1.5, 2, 3])
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .._validation import DataWarning, as_real_matrix, check_class_labels
-from ..graph import Graph, _describe, _reduce, n_components
+from ..graph import Graph, dropped_nodes_message, n_components, nodes_to_keep
 from . import fetch
 from .fetch import get_raw_file, stat_key
 from .registry import RAW_FILES, DatasetSpec, dataset_info
@@ -178,7 +178,7 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
     S.eliminate_zeros()
 
     # unlabelled nodes (CiteSeer: 15 isolated ones) are dropped, then (lcc) all but the largest component
-    keep, report = _reduce(S, labels, lcc=lcc, drop_unlabelled=True)  # a benchmark scores every node
+    keep, report = nodes_to_keep(S, labels, lcc=lcc, drop_unlabelled=True)  # a benchmark scores every node
     S = S[keep][:, keep].tocsr()
     if not lcc:
         k = n_components(S)
@@ -188,7 +188,7 @@ def _build(spec: DatasetSpec, files: dict, params: dict, *, lcc: bool) -> Graph:
                 "load it with lcc=True to keep the largest component"
             )
     checked = spec.expected is not None and params == spec.params  # sizes checked by _check_expected
-    message = _describe(report, class_names)
+    message = dropped_nodes_message(report, class_names)
     if message and (report["vanished"] or not checked):
         warnings.warn(f"{_graph_name(spec, params)}: {message}", DataWarning, stacklevel=3)
     info["nodes_dropped"] = {"unlabelled": report["unlabelled"], "outside_lcc": report["outside_lcc"]}

@@ -27,6 +27,7 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
 ``Session``        ask/tell: one round at a time for a human labeller; save/load
 ``query_probabilities``  a sampler's query probability on nodes not yet seen: the
                    nodes to label next
+``learner_description``  canonical JSON-ready description of a learner (cache keys)
 =================  =====================================================
 
 Modules by family: ``perceptron`` (GPA, RandomSampling), ``ollgc_sslgc``,
@@ -37,12 +38,37 @@ local ``push``; ``ridge_state`` is the shared second-order core and
 :func:`run` plays a whole pass with the GIL released: ``stacked_loop``
 (one-vs-rest GPA, RandomSampling, OLLGC, SSLGC), ``multiclass_loop`` (CMOG,
 MSG, BBQ, BBQ_ε, DGS) and ``relaxation_loop`` (the push and the relaxation
-learner's rounds, with or without a query wrapper). Naive twins (the
-pseudo-code, solved from scratch every round) mirror the learners in
-:mod:`graphsel_lib.online.reference`.
+learner's rounds, with or without a query wrapper), all three on the shared
+primitives of ``_kernels`` (fixed-order dot product, symmetric mat-vec,
+rank-one downdate, per-round records, the chunked pass driver). The loops
+import no learner: a learner reaches its compiled rounds through its own
+``compiled_form()`` (:mod:`~graphsel_lib.online.protocol`), which imports
+its loop module lazily and builds the compiled object with its own
+parameters. Naive twins (the pseudo-code, solved from scratch every round)
+mirror the learners in :mod:`graphsel_lib.online.reference`.
+
+Adding a learner (say a DGS-like query rule on the shared ridge state):
+
+1. the class, in its family's module (here ``bbq_dgs.py``) or a new one:
+   ``reset``, ``predict``, ``wants_label``, ``update`` (a
+   :class:`~graphsel_lib.online.ridge_state.SharedRidge` subclass gets
+   ``reset``, the state and the compiled plumbing);
+2. its naive twin in ``online/reference/`` (the pseudo-code, solved from
+   scratch), exported from ``online/reference/__init__.py``;
+3. its test, in ``tests/test_online_*.py``: the learner equals its twin
+   round by round (and, if compiled, the compiled pass its Python rounds);
+4. one registration, in this file: import it, name it in ``__all__`` and in
+   the tuple of learners a saved session may name (``LEARNER_CLASSES``).
+
+Compiled rounds are optional: for a rule the compiled multiclass loop
+does not know, also add its rule code and branch to ``multiclass_loop`` and
+a ``compiled_rule(loop)`` method to the class (with ``compiled_state`` /
+``take_compiled_state`` if it keeps more state than ``A^{-1}`` and ``W``);
+a learner without them runs its Python rounds.
 """
 
 from . import reference
+from ._params import learner_description
 from .bbq_dgs import BBQ, DGS, BBQEps
 from .cmog_msg import CMOG, MSG
 from .ollgc_sslgc import OLLGC, SSLGC
@@ -54,6 +80,14 @@ from .ranking import query_probabilities
 from .relaxation import Relaxation, node_ids, project_simplex
 from .ridge_state import RidgeState
 from .session import UNKNOWN, Session
+from .session_file import LEARNER_CLASSES
+
+# the learners a saved session may name (graphsel_lib.online.session_file)
+LEARNER_CLASSES.update(
+    (cls.__name__, cls)
+    for cls in (BBQ, BBQEps, CMOG, DGS, GPA, MSG, MarginSampling, OLLGC, OneVsRest, RandomQueries,
+                RandomSampling, Relaxation, SSLGC)
+)  # fmt: skip
 
 __all__ = [
     "BBQ",
@@ -74,6 +108,7 @@ __all__ = [
     "UNKNOWN",
     "Trace",
     "check_learner",
+    "learner_description",
     "node_ids",
     "project_simplex",
     "query_probabilities",

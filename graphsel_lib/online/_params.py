@@ -8,7 +8,7 @@ shown (``CMOG(gamma=1.0, targets='definition1')``, not ``…, conservative=True`
 and a wrapped learner in first place is shown bare
 (``MarginSampling(CMOG(…), b=0.1, seed=None)``).
 
-:func:`describe` turns a learner into a canonical, JSON-ready description for
+:func:`learner_description` turns a learner into a canonical, JSON-ready description for
 cache keys (:func:`graphsel_lib.experiments.evaluate`): its class (module and
 qualified name of every class of its MRO), its parameters (recursively:
 nested learners, arrays by digest, factories such as ``functools.partial``),
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["Params", "describe", "format_params", "is_learner", "learner_params"]
+__all__ = ["Params", "format_params", "is_learner", "learner_description", "learner_params"]
 
 _LIBRARY = __name__.split(".")[0]  # "graphsel_lib"
 _LEARNER_METHODS = ("reset", "predict", "wants_label", "update")
@@ -334,6 +334,6 @@ def _global_names(code) -> set[str]:
     return names
 
 
-def describe(value):
+def learner_description(value):
     """Canonical, JSON-ready description of ``value`` (a learner, a factory, an array, ...) for cache keys."""
     return _Describer()(value)

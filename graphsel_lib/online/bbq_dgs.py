@@ -21,7 +21,7 @@ import numpy as np
 from scipy.linalg.blas import dsymv, dsyr
 
 from .._validation import check_positive, check_probability
-from .ridge_state import SharedRidge
+from .ridge_state import SharedRidge, full_symmetric
 from .scores import top_two
 
 __all__ = ["BBQ", "BBQEps", "DGS"]
@@ -66,12 +66,15 @@ class BBQ(_OneHotRidge):
     ``info``: ``score`` (``W_{t-1}ᵀ m_t``), ``u``, ``v``, ``r``, ``threshold``.
     """
 
-    _compiled_rule = "BBQ_RULE"
     _compiled_keys = frozenset({"score", "v", "r", "threshold"})
 
     def __init__(self, *, gamma=1.0, kappa=0.4):
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.gamma = check_positive(gamma, "gamma")
+
+    def compiled_rule(self, loop):
+        """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
+        return loop.multiclass_rule(loop.BBQ_RULE, kappa=self.kappa)
 
     def wants_label(self, x, t, info):
         u, v = self.state.variance(x)
@@ -129,7 +132,6 @@ class BBQEps(_OneHotRidge):
     (``sqrt(2 ln(t(t+1)/(2δ)))``).
     """
 
-    _compiled_rule = "BBQEPS_RULE"
     _compiled_keys = frozenset({"score", "v", "r", "s", "q", "bound"})
 
     def __init__(self, *, gamma=1.0, eps, delta=0.1):
@@ -140,6 +142,17 @@ class BBQEps(_OneHotRidge):
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
         self._C = np.zeros((d, d), order="F")  # upper triangle of S Sᵀ
+
+    def compiled_rule(self, loop):
+        """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
+        return loop.multiclass_rule(loop.BBQEPS_RULE, eps=self.eps, delta=self.delta)
+
+    def compiled_state(self, loop):
+        return super().compiled_state(loop)._replace(sum_xxT=full_symmetric(self._C))
+
+    def take_compiled_state(self, compiled):
+        super().take_compiled_state(compiled)
+        self._C = np.asfortranarray(compiled.sum_xxT)
 
     def wants_label(self, x, t, info):
         u, v = self.state.variance(x)
@@ -191,7 +204,6 @@ class DGS(_OneHotRidge):
     ``info``: ``score`` (``p``), ``u``, ``v``, ``theta``, ``margin`` (``Δ̂_t``).
     """
 
-    _compiled_rule = "DGS_RULE"
     _compiled_keys = frozenset({"score", "v", "theta", "margin"})
 
     def __init__(self, *, gamma=1.0, delta=0.1):
@@ -201,6 +213,17 @@ class DGS(_OneHotRidge):
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
         self.sum_r = 0.0
+
+    def compiled_rule(self, loop):
+        """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
+        return loop.multiclass_rule(loop.DGS_RULE, delta=self.delta)
+
+    def compiled_state(self, loop):
+        return super().compiled_state(loop)._replace(dgs_sum_r=np.array([float(self.sum_r)]))
+
+    def take_compiled_state(self, compiled):
+        super().take_compiled_state(compiled)
+        self.sum_r = float(compiled.dgs_sum_r[0])
 
     def wants_label(self, x, t, info):
         u, v = self.state.variance(x)

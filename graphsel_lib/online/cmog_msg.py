@@ -105,12 +105,16 @@ class CMOG(SharedRidge):
     [0, 0, 1, 0]
     """
 
-    _compiled_rule = "CMOG_RULE"
-
     def __init__(self, *, gamma=1.0, targets="definition1", conservative=True):
         self.gamma = check_positive(gamma, "gamma")
         self.targets = _check_targets(targets)
         self.conservative = bool(conservative)
+
+    def compiled_rule(self, loop):
+        """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
+        return loop.multiclass_rule(
+            loop.CMOG_RULE, definition1=self.targets == "definition1", conservative=self.conservative
+        )
 
     def _target(self, f, y):
         return definition1_target(f, y) if self.targets == "definition1" else self._eye[y]
@@ -178,7 +182,6 @@ class MSG(CMOG):
     and ``prob`` (the query probability, 1 when aggressive).
     """
 
-    _compiled_rule = "MSG_RULE"
     _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
 
     def __init__(self, *, gamma=1.0, h, targets="definition1", aggressive=True, seed=None):
@@ -190,6 +193,15 @@ class MSG(CMOG):
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
         self.rng = learner_rng(self.seed, rng)
+
+    def compiled_rule(self, loop):
+        """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
+        return loop.multiclass_rule(
+            loop.MSG_RULE, definition1=self.targets == "definition1", aggressive=self.aggressive, h=self.h
+        )
+
+    def compiled_coin(self):
+        return self.rng
 
     def predict(self, x):
         label, info = super().predict(x)

@@ -23,23 +23,79 @@ node x = m_{order[t]}; true class y)::
 
 Ties go to the smallest class index, as in the Python learners. Rounding:
 sums are loops in a fixed order (the dot products and ``A^{-1} x`` of
-:mod:`~graphsel_lib.online.stacked_loop`), so the numbers differ from the
+:mod:`~graphsel_lib.online._kernels`), so the numbers differ from the
 Python learners' BLAS calls in the last bits only; predictions, queries and
 mistakes are tested equal round by round. The loop releases the GIL.
+
+The loop takes three records (namedtuples, which numba compiles as tuples):
+:class:`MulticlassRule`, the rule and its parameters, which each learner
+builds in its ``compiled_form()`` (:func:`multiclass_rule`);
+:class:`MulticlassState`, the arrays it updates in place; and
+:class:`MulticlassRecords`, the per-round outputs. :func:`play_multiclass`
+plays a whole pass. This module imports no learner.
 """
 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numba
 import numpy as np
 
-from .stacked_loop import _dot, _downdate, _sym_matvec, put
+from ._kernels import fixed_order_dot, play_in_chunks, rank_one_downdate, record_round, symmetric_matvec
 
-__all__ = ["CMOG_RULE", "MSG_RULE", "BBQ_RULE", "BBQEPS_RULE", "DGS_RULE", "multiclass_rounds"]
+__all__ = [
+    "BBQEPS_RULE",
+    "BBQ_RULE",
+    "CMOG_RULE",
+    "DGS_RULE",
+    "MSG_RULE",
+    "MulticlassRecords",
+    "MulticlassRule",
+    "MulticlassState",
+    "multiclass_rounds",
+    "multiclass_rule",
+    "play_multiclass",
+]
 
 CMOG_RULE, MSG_RULE, BBQ_RULE, BBQEPS_RULE, DGS_RULE = 0, 1, 2, 3, 4
+
+MulticlassRule = namedtuple(
+    "MulticlassRule", ["code", "definition1", "conservative", "aggressive", "h", "kappa", "eps", "delta"]
+)
+MulticlassRule.__doc__ = """A learner's rule: ``code`` (``CMOG_RULE`` … ``DGS_RULE``) and its parameters.
+
+``definition1`` (CMOG, MSG: yang2016's Definition-1 target, else one-hot),
+``conservative`` (CMOG), ``aggressive`` and ``h`` (MSG), ``kappa`` (BBQ),
+``eps`` (BBQ_ε), ``delta`` (BBQ_ε, DGS); build it with :func:`multiclass_rule`.
+"""
+
+MulticlassState = namedtuple("MulticlassState", ["Ainv", "W", "sum_xxT", "dgs_sum_r", "n_updates"])
+MulticlassState.__doc__ = """The arrays a pass updates in place.
+
+``Ainv`` (d, d) is ``A^{-1}`` (full, symmetric), ``W`` (K, d) the rows
+``w_k``, ``sum_xxT`` (d, d) BBQ_ε's ``C = Σ_queried x xᵀ`` ((0, 0) for the
+others), ``dgs_sum_r`` (1,) DGS's ``Σ v/(1 + v)`` over its updates (unused by
+the others), ``n_updates`` (1,) the number of updates.
+"""
+
+_RECORDED = ("v", "r", "margin", "theta", "aggressive", "prob", "threshold", "s", "q", "bound")
+MulticlassRecords = namedtuple("MulticlassRecords", ["predictions", "scores", "queried", *_RECORDED])
+MulticlassRecords.__doc__ = """The outputs of a pass, one entry a round: predictions, scores (T, K), queried
+and the ``info`` records (``aggressive`` bool, the others float); a record
+of length 0 is not kept.
+"""
+
+
+def multiclass_rule(
+    code, *, definition1=False, conservative=True, aggressive=True, h=0.0, kappa=0.0, eps=0.0, delta=0.5
+):
+    """A :class:`MulticlassRule` with every field of the type the compiled loop is compiled for."""
+    return MulticlassRule(
+        int(code), bool(definition1), bool(conservative), bool(aggressive),
+        float(h), float(kappa), float(eps), float(delta),
+    )  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
@@ -62,21 +118,26 @@ def _rls_update(Ainv, W, x, u, v, z, p):
         w = W[k]
         for i in range(d):
             w[i] += u[i] * a
-    _downdate(Ainv, u, c)
+    rank_one_downdate(Ainv, u, c)
 
 
 @numba.njit(cache=True, nogil=True)
-def multiclass_rounds(
-    X, order, y, start, stop, rule, Ainv, W, C, acc, definition1, conservative, aggressive,
-    h, kappa, eps, delta, rng, pred, scores, queried, n_updates,
-    rec_v, rec_r, rec_margin, rec_theta, rec_aggressive, rec_prob, rec_threshold, rec_s, rec_q, rec_bound,
-):  # fmt: skip
-    """Rounds ``start..stop-1`` of the learner ``rule`` (module docstring); the state is updated in place.
+def multiclass_rounds(X, order, y, start, stop, rule, state, rng, out):
+    """Rounds ``start..stop-1`` of the learner ``rule`` (module docstring); ``state`` is updated in place.
 
-    ``Ainv`` (d, d) is ``A^{-1}`` (full, symmetric), ``W`` (K, d) the rows
-    ``w_k``, ``C`` (d, d) BBQ_ε's ``Σ x xᵀ`` (else unused), ``acc[0]`` DGS's Σ.
-    Record arrays of length 0 are not written.
+    ``rule`` a :class:`MulticlassRule`, ``state`` a :class:`MulticlassState`,
+    ``out`` a :class:`MulticlassRecords`; ``rng`` the generator of MSG's coin
+    (the others draw nothing).
     """
+    Ainv, W, C, dgs_sum_r, n_updates = state.Ainv, state.W, state.sum_xxT, state.dgs_sum_r, state.n_updates
+    code, definition1, conservative, aggressive = (
+        rule.code,
+        rule.definition1,
+        rule.conservative,
+        rule.aggressive,
+    )
+    h, kappa, eps, delta = rule.h, rule.kappa, rule.eps, rule.delta
+    pred, scores, queried = out.predictions, out.scores, out.queried
     d = X.shape[1]
     K = W.shape[0]
     u = np.empty(d)
@@ -87,11 +148,11 @@ def multiclass_rounds(
     for t in range(start, stop):
         x = X[order[t]]
         tt = t + 1
-        _sym_matvec(Ainv, x, u)
-        v = _dot(x, u)
+        symmetric_matvec(Ainv, x, u)
+        v = fixed_order_dot(x, u)
         for k in range(K):
-            p[k] = _dot(W[k], x)
-        if rule <= MSG_RULE:  # VAW-scaled scores
+            p[k] = fixed_order_dot(W[k], x)
+        if code <= MSG_RULE:  # VAW-scaled scores
             c = 1.0 + v
             for k in range(K):
                 f[k] = p[k] / c
@@ -102,15 +163,15 @@ def multiclass_rounds(
         pred[t] = label
         for k in range(K):
             scores[t, k] = f[k]
-        put(rec_v, t, v)
+        record_round(out.v, t, v)
         yt = y[t]
         mistake = label != yt
         # --- query
         ask = True
         update = mistake
-        if rule == CMOG_RULE:
+        if code == CMOG_RULE:
             update = mistake or not conservative
-        elif rule == MSG_RULE:
+        elif code == MSG_RULE:
             margin = f[label] - f[_first_max(f, label)]  # label is the first maximum of f
             theta = 0.5 * margin * margin + 2.0 * margin - K * v / (1.0 + v)
             if theta < 0.0:
@@ -119,46 +180,46 @@ def multiclass_rounds(
                 aggr, prob = False, 2.0 * h / (2.0 * h + theta)
                 ask = rng.random() < prob
             update = (aggressive and aggr) or mistake
-            put(rec_r, t, v)
-            put(rec_margin, t, margin)
-            put(rec_theta, t, theta)
-            put(rec_aggressive, t, aggr)
-            put(rec_prob, t, prob)
-        elif rule == BBQ_RULE:
+            record_round(out.r, t, v)
+            record_round(out.margin, t, margin)
+            record_round(out.theta, t, theta)
+            record_round(out.aggressive, t, aggr)
+            record_round(out.prob, t, prob)
+        elif code == BBQ_RULE:
             r = v / (1.0 + v)
             threshold = float(tt) ** (-kappa)
             ask = r > threshold
             update = True
-            put(rec_r, t, r)
-            put(rec_threshold, t, threshold)
-        elif rule == BBQEPS_RULE:
+            record_round(out.r, t, r)
+            record_round(out.threshold, t, threshold)
+        elif code == BBQEPS_RULE:
             c = 1.0 + v
             r = v / c
-            s = math.sqrt(_dot(u, u)) / c
-            _sym_matvec(C, u, cu)
-            q = math.sqrt(max(_dot(u, cu), 0.0)) / c
+            s = math.sqrt(fixed_order_dot(u, u)) / c
+            symmetric_matvec(C, u, cu)
+            q = math.sqrt(max(fixed_order_dot(u, cu), 0.0)) / c
             bound = math.sqrt(2.0 * math.log(tt * (tt + 1) / (2.0 * delta)))
             ask = eps - r - s < q * bound
             update = True
-            put(rec_r, t, r)
-            put(rec_s, t, s)
-            put(rec_q, t, q)
-            put(rec_bound, t, bound)
+            record_round(out.r, t, r)
+            record_round(out.s, t, s)
+            record_round(out.q, t, q)
+            record_round(out.bound, t, bound)
         else:  # DGS
-            theta = math.sqrt(v * (1.0 + 4.0 * acc[0] + 36.0 * math.log(tt / delta)))
+            theta = math.sqrt(v * (1.0 + 4.0 * dgs_sum_r[0] + 36.0 * math.log(tt / delta)))
             for k in range(K):
                 z[k] = min(max(p[k], -1.0), 1.0)  # clipped scores (z is free until the target below)
             i1 = _first_max(z, -1)
             margin = z[i1] - z[_first_max(z, i1)]
             ask = margin <= 2.0 * theta
             update = True
-            put(rec_theta, t, theta)
-            put(rec_margin, t, margin)
+            record_round(out.theta, t, theta)
+            record_round(out.margin, t, margin)
         queried[t] = ask
         if not (ask and update):
             continue
         # --- update
-        if rule == DGS_RULE:  # project every score into [-1, 1] first, then recompute the scores
+        if code == DGS_RULE:  # project every score into [-1, 1] first, then recompute the scores
             moved = False
             for k in range(K):
                 if abs(p[k]) > 1.0:
@@ -169,18 +230,43 @@ def multiclass_rounds(
                     moved = True
             if moved:
                 for k in range(K):
-                    p[k] = _dot(W[k], x)
-            acc[0] += v / (1.0 + v)
+                    p[k] = fixed_order_dot(W[k], x)
+            dgs_sum_r[0] += v / (1.0 + v)
         for k in range(K):
             z[k] = 0.0
-        if rule <= MSG_RULE and definition1:
+        if code <= MSG_RULE and definition1:
             z[_first_max(f, yt)] = -1.0
         z[yt] = 1.0
         _rls_update(Ainv, W, x, u, v, z, p)
         n_updates[0] += 1
-        if rule == BBQEPS_RULE:
+        if code == BBQEPS_RULE:
             for i in range(d):
                 xi = x[i]
                 row = C[i]
                 for j in range(d):
                     row[j] += xi * x[j]
+
+
+def play_multiclass(rule, state, rng, X, order, y, keys, progress=None):
+    """Play every round of ``order`` (:func:`multiclass_rounds` in chunks); ``state`` ends updated.
+
+    ``X[i]`` is ``m_i``, ``y`` the labels in round order, ``keys`` the
+    ``info`` keys to record. Returns ``(predictions, scores, queried,
+    elapsed, records)`` as a learner's ``compiled_pass``.
+    """
+    order = np.asarray(order, dtype=np.intp)
+    y = np.asarray(y, dtype=np.int64)
+    T, K = order.size, state.W.shape[0]
+    recorded = {
+        k: np.zeros(T if k in keys else 0, dtype=bool if k == "aggressive" else np.float64) for k in _RECORDED
+    }
+    out = MulticlassRecords(
+        np.zeros(T, dtype=np.int64), np.zeros((T, K)), np.zeros(T, dtype=bool), **recorded
+    )
+
+    def step(start, stop):
+        multiclass_rounds(X, order, y, start, stop, rule, state, rng, out)
+
+    elapsed = play_in_chunks(step, T, progress=progress)
+    recorded["score"] = out.scores
+    return out.predictions, out.scores, out.queried, elapsed, {k: recorded[k] for k in keys}

@@ -165,3 +165,12 @@ class RidgeOneVsRest(StackedOneVsRest):
             if queried[k] and labels[k] != z:
                 u, v = (None, None) if uv is None else uv[k]
                 self.states[k].update(x, z, u, v)
+
+    def compiled_form(self):
+        """The K learners compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
+        b = self.binary
+        if self._rule is None:  # OLLGC: every label is told
+            return self.compiled_stack("ridge", mu=b.mu)
+        return self.compiled_stack(
+            "ridge", mu=b.mu, selective=True, kappa=b.kappa, include_current=b.include_current
+        )

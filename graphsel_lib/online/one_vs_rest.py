@@ -55,15 +55,28 @@ class StackedOneVsRest:
         return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
     def compiled_form(self):
-        """The same K learners compiled by numba (:mod:`~graphsel_lib.online.stacked_loop`), or None.
+        """The same K learners compiled by numba, or None (here: None; a stacked form with compiled rounds overrides it).
 
-        None when this stacked form has no compiled twin or numba cannot be imported.
+        A stacked form builds its compiled twin from
+        :mod:`~graphsel_lib.online.stacked_loop` (which imports no learner)
+        with its own rules and parameters, and returns None if numba cannot
+        be imported (:meth:`compiled_stack`).
+        """
+        return None
+
+    @staticmethod
+    def compiled_stack(rule, **params):
+        """``stacked_loop.CompiledStack(rule, **params)``, or None if numba cannot be imported.
+
+        ``rule`` is ``"gpa"`` (``w_k += z_k x``) or ``"ridge"`` (Sherman–Morrison);
+        ``params`` are the compiled learners' (see
+        :class:`~graphsel_lib.online.stacked_loop.CompiledStack`).
         """
         try:
-            from .stacked_loop import compiled_twin
-        except ImportError:  # numba missing or broken
+            from . import stacked_loop
+        except ImportError:  # numba missing or broken: the stacked form keeps its Python rounds
             return None
-        return compiled_twin(self)
+        return stacked_loop.CompiledStack(rule, **params)
 
 
 class OneVsRest(Params):
@@ -96,8 +109,8 @@ class OneVsRest(Params):
         After ``reset``, the K separate learners (None when stacked).
     stack : learner or None
         After ``reset``, the stacked learner, or None. Its ``W`` (K, d) holds
-        the K weight vectors as rows; compiled (``CompiledRidgeOneVsRest``),
-        ``Ainv[k]`` is class k's ``A_k^{-1}``; not compiled
+        the K weight vectors as rows; compiled (a ``CompiledStack`` of
+        :mod:`~graphsel_lib.online.stacked_loop`), ``Ainv[k]`` is class k's ``A_k^{-1}``; not compiled
         (``RidgeOneVsRest``), ``states[k]`` is class k's :class:`RidgeState`.
 
     Notes
@@ -139,7 +152,7 @@ class OneVsRest(Params):
         ):
             stack = first.one_vs_rest()  # None if the learner has no stacked form
         if stack is not None and self.compiled:
-            stack = stack.compiled_form() or stack  # None: numba cannot be imported
+            stack = stack.compiled_form() or stack  # None: no compiled twin, or numba cannot be imported
         if stack is not None:
             # K identical deterministic learners: run them as one stacked learner
             self.learners, self.stack = None, stack

@@ -13,6 +13,8 @@ Tie rule (all learners of the package): ``sign(0) = +1``.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .._validation import check_probability
@@ -86,6 +88,10 @@ class GPAOneVsRest(StackedOneVsRest):
             if queried[k] and labels[k] != z:
                 self._rows[k] += z * x
 
+    def compiled_form(self):
+        """The K perceptrons compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
+        return self.compiled_stack("gpa")
+
 
 class RandomSampling(GPA):
     """GPA that queries each label independently with probability ``p`` (gu2013 Sec. 6.6).
@@ -140,6 +146,12 @@ class RandomSamplingOneVsRest(GPAOneVsRest):
         p = self.binary.p
         info["binary_queried"] = queried = tuple([r.random() < p for r in self.rngs])
         return any(queried)
+
+    def compiled_form(self):
+        """The K learners compiled by numba, with the same K coin generators, or None."""
+        return self.compiled_stack(
+            "gpa", coin_generators=partial(coin_generators, self.binary), p=self.binary.p
+        )
 
 
 def coin_generators(binary, K, rng):

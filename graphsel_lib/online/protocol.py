@@ -63,8 +63,18 @@ Two optional members:
         can play it without the Python loop (rows ``X[i] = m_i``, ``order``
         and the labels ``y`` in round order, the ``info`` keys to record,
         and None or a callable to tell the number of rounds just played);
-        None means "play it round by round". The stacked one-vs-rest
-        learners do this (:mod:`~graphsel_lib.online.stacked_loop`).
+        None means "play it round by round". The compiled learners do this
+        (the stacked one-vs-rest forms, CMOG/MSG/BBQ/BBQ_ε/DGS, the
+        relaxation learner's push kernel).
+    compiled_form() -> compiled object or None
+        How a learner with compiled rounds reaches them: it builds the object
+        that a loop module (``stacked_loop``, ``multiclass_loop``,
+        ``relaxation_loop``; none imports a learner) plays, from its own
+        rules and parameters, or returns None (numba missing, a subclass
+        with other rules). A stacked one-vs-rest form returns a whole
+        compiled learner, which :class:`~graphsel_lib.online.OneVsRest` runs
+        in its place; a multiclass ridge learner its ``MulticlassRule``; the
+        relaxation learner its ``PushKernel``.
 """
 
 from __future__ import annotations
@@ -109,7 +119,7 @@ class Trace:
         Cumulative wall time in seconds from the start of the pass to the end
         of each round (``elapsed[-1]`` is the time of the pass). A compiled
         pass reads the clock every 256 rounds and interpolates linearly in
-        between (:mod:`~graphsel_lib.online.stacked_loop`).
+        between (:func:`~graphsel_lib.online._kernels.play_in_chunks`).
     records : dict of str -> ndarray
         Per-round values of the ``info`` keys asked for with ``record=`` (and
         the learner's ``record_keys``), stacked along axis 0.

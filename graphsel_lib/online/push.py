@@ -122,19 +122,19 @@ class Pusher:
             # 32-bit node ids where they fit: half the memory traffic of a hub's neighbour list
             ids = np.int32 if n < 2**31 else np.int64
             data = S.data.astype(np.float64)
-            unit = bool(np.all(data == 1.0))  # unweighted: the push never reads the weights
+            unit_weights = bool(np.all(data == 1.0))  # unweighted: the push never reads the weights
             if lookahead == "auto":
                 lookahead = n >= LOOKAHEAD_NODES
             self.lookahead = bool(lookahead)
-            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), data, unit, self.lookahead)
+            self._csr = (S.indptr.astype(np.int64), S.indices.astype(ids), data, unit_weights, self.lookahead)
             # a neighbour's visit reads and writes (residual, ε · degree), 16 bytes side by side: on a
             # large graph each separate array costs a cache miss of its own, and 16 bytes a node keep a
             # 10^6-node graph's residuals in a 32 MB cache; (estimate, degree) only for the pushed nodes
-            self._hot = np.zeros((n, 2))
-            self._cold = np.zeros((n, 2))
-            self._cold[:, 1] = deg
-            self._eps = None  # the ε of the thresholds in self._hot[:, 1]
-            self._state = np.zeros(n, dtype=np.uint8)  # 0 untouched, 1 touched, 2 queued; +4 pushed
+            self._residual_threshold = np.zeros((n, 2))
+            self._estimate_degree = np.zeros((n, 2))
+            self._estimate_degree[:, 1] = deg
+            self._eps = None  # the ε of the thresholds in self._residual_threshold[:, 1]
+            self._node_state = np.zeros(n, dtype=np.uint8)  # 0 untouched, 1 touched, 2 queued; +4 pushed
             self._queue = np.zeros(n, dtype=ids)
             self._touched = np.zeros(n, dtype=ids)
             self._vals = np.zeros(n)
@@ -144,16 +144,26 @@ class Pusher:
     def kernel_args(self, eps):
         """The graph and scratch arrays of the compiled push with tolerance ``eps`` (numba backend).
 
-        ``(indptr, indices, data, unit, lookahead, hot, cold, state, queue, touched, vals)``
-        in the order of :func:`~graphsel_lib.online.relaxation_loop.push`'s arguments
-        (``alpha, eps, s`` go between ``lookahead`` and ``hot``).
+        ``(indptr, indices, data, unit_weights, lookahead, residual_threshold, estimate_degree,
+        node_state, queue, touched, vals)`` in the order of
+        :func:`~graphsel_lib.online.relaxation_loop.push`'s arguments (``alpha, eps, s`` go
+        between ``lookahead`` and ``residual_threshold``), the fields of a
+        :class:`~graphsel_lib.online.relaxation_loop.PushKernel` before ``alpha``.
         """
         if self.backend != "numba":
             raise ValueError("only the numba backend has compiled-kernel arrays")
         if eps != self._eps:  # thresholds ε d_v, computed as the Python path compares them
-            self._hot[:, 1] = eps * self.deg
+            self._residual_threshold[:, 1] = eps * self.deg
             self._eps = eps
-        return (*self._csr, self._hot, self._cold, self._state, self._queue, self._touched, self._vals)
+        return (
+            *self._csr,
+            self._residual_threshold,
+            self._estimate_degree,
+            self._node_state,
+            self._queue,
+            self._touched,
+            self._vals,
+        )
 
     def __call__(self, s, alpha, eps):
         if self.backend == "numba":

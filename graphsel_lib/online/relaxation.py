@@ -401,6 +401,20 @@ class Relaxation(Params):
         """True when passes run compiled without the GIL: the push kernel on numba's backend."""
         return self.kernel == "push" and self._pusher.backend == "numba"
 
+    def compiled_form(self):
+        """The push kernel of the compiled rounds (a :class:`~graphsel_lib.online.relaxation_loop.PushKernel`), or None.
+
+        None unless the kernel is ``"push"`` on numba's backend (or if numba cannot be imported).
+        """
+        if not self.pass_releases_gil:
+            return None
+        try:
+            from . import relaxation_loop
+        except ImportError:  # numba missing or broken
+            return None
+        graph = self._pusher.kernel_args(self.eps)
+        return relaxation_loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n)
+
     def compiled_pass(self, X, order, y, keys, progress=None, *, query=("every", None, None)):
         """Play every round of ``order`` in :func:`~graphsel_lib.online.relaxation_loop.relaxation_rounds`.
 
@@ -419,39 +433,18 @@ class Relaxation(Params):
             return None
         if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
             return None  # not node ids: the Python path says what is wrong
-        try:
-            from . import relaxation_loop as rl
-            from .stacked_loop import play
-        except ImportError:  # numba missing or broken
+        kernel = self.compiled_form()
+        if kernel is None:
             return None
-        order = np.asarray(order, dtype=np.intp)
-        y = np.asarray(y, dtype=np.int64)
-        T, C = order.size, self.n_classes
-        pred, queried, scores = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool), np.zeros((T, C))
-        records = {
-            "psi": np.zeros((T, C)), "v": np.zeros((T, C)), "kuu": np.zeros(T),
-            "support": np.zeros(T, dtype=np.int64), "margin": np.zeros(T), "prob": np.zeros(T), "loss": np.zeros(T),
-        }  # fmt: skip
-        out = {k: a if k in keys else a[:0] for k, a in records.items()}
+        from . import relaxation_loop as rl
+
         code = {"every": rl.EVERY, "margin": rl.MARGIN, "random": rl.RANDOM}[rule]
-        param = 0.0 if param is None else float(param)
+        query_rule = rl.QueryRule(code, 0.0 if param is None else float(param))
         rng = np.random.default_rng(0) if rng is None else rng  # EVERY draws nothing
-        state = np.array([self.a, self.tau])
-        graph = self._pusher.kernel_args(self.eps)
-        two_n = 2.0 * self.n
-
-        def step(start, stop):
-            rl.relaxation_rounds(
-                *graph, self.alpha, self.eps, two_n, self.G, self._seen, state, order, y,
-                start, stop,
-                code, param, rng, pred, scores, queried, out["psi"], out["v"], out["kuu"], out["support"],
-                out["margin"], out["prob"], out["loss"],
-            )  # fmt: skip
-
-        elapsed = play(step, T, progress=progress)
-        self.a, self.tau = float(state[0]), float(state[1])
-        out.update(node=order.copy(), score=scores)
-        return pred, scores, queried, elapsed, {k: out[k] for k in keys}
+        state = rl.RelaxationState(self.G, self._seen, np.array([self.a, self.tau]))
+        out = rl.play_relaxation(kernel, state, query_rule, rng, order, y, keys, progress)
+        self.a, self.tau = float(state.a_tau[0]), float(state.a_tau[1])
+        return out
 
     def update(self, x, y, label, info):
         loss, g = multiclass_hinge(info["psi"], y, info["score"])

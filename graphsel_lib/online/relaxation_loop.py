@@ -34,47 +34,84 @@ compiled pass is asked for, and keeps the Python path if numba is missing.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numba
 import numpy as np
 
+from ._kernels import fixed_order_dot, play_in_chunks, record_round
 from ._prefetch import prefetch
-from .stacked_loop import _dot, put
 
-__all__ = ["EVERY", "MARGIN", "RANDOM", "push", "relaxation_rounds"]
+__all__ = [
+    "EVERY",
+    "MARGIN",
+    "RANDOM",
+    "PushKernel",
+    "QueryRule",
+    "RelaxationRecords",
+    "RelaxationState",
+    "play_relaxation",
+    "push",
+    "relaxation_rounds",
+]
 
 EVERY, MARGIN, RANDOM = 0, 1, 2  # query rules: every label, margin sampling, random queries
 
+_PUSH_ARRAYS = (
+    "indptr", "indices", "data", "unit_weights", "lookahead",
+    "residual_threshold", "estimate_degree", "node_state", "queue", "touched", "vals",
+)  # fmt: skip
+PushKernel = namedtuple("PushKernel", [*_PUSH_ARRAYS, "alpha", "eps", "kernel_scale"])
+PushKernel.__doc__ = """The push kernel of one learner: the graph and scratch arrays of :func:`push`
+(:meth:`~graphsel_lib.online.push.Pusher.kernel_args`), its ``alpha`` and
+``eps``, and ``kernel_scale`` = 2n (``k_i = x_i · 2n sqrt(d_u) / sqrt(d_i)``).
+"""
+
+RelaxationState = namedtuple("RelaxationState", ["G", "seen", "a_tau"])
+RelaxationState.__doc__ = """What a pass updates in place: ``G`` (n, C), ``seen`` (n,) the nodes whose
+row of ``G`` is set, ``a_tau`` = ``[a, τ]``.
+"""
+
+QueryRule = namedtuple("QueryRule", ["code", "param"])
+QueryRule.__doc__ = """``code`` EVERY, MARGIN (``param`` = b) or RANDOM (``param`` = p)."""
+
+_RECORDED = ("psi", "v", "kuu", "support", "margin", "prob", "loss")
+RelaxationRecords = namedtuple("RelaxationRecords", ["predictions", "scores", "queried", *_RECORDED])
+RelaxationRecords.__doc__ = """The outputs of a pass, one entry a round; a record of length 0 is not kept."""
+
 
 @numba.njit(cache=True, nogil=True)
-def push(indptr, indices, data, unit, lookahead, alpha, eps, s, hot, cold, state, queue, touched, vals):
+def push(
+    indptr, indices, data, unit_weights, lookahead, alpha, eps, s,
+    residual_threshold, estimate_degree, node_state, queue, touched, vals,
+):  # fmt: skip
     """Forward push from ``s``; returns k: ``touched[:k]`` are the pushed nodes, ``vals[:k]`` their ``x``.
 
-    ``hot[v] = (r_v, ε d_v)``: what a neighbour's visit reads and writes, 16
+    ``residual_threshold[v] = (r_v, ε d_v)``: what a neighbour's visit reads and writes, 16
     bytes a node (on a 10⁶-node graph the whole array stays in a 32 MB cache);
-    ``cold[v] = (x_v, d_v)``, read and written only for the nodes pushed.
-    ``state[v]``: bits 0–1 are 0 untouched, 1 touched, 2 queued; bit 2 marks
+    ``estimate_degree[v] = (x_v, d_v)``, read and written only for the nodes pushed.
+    ``node_state[v]``: bits 0–1 are 0 untouched, 1 touched, 2 queued; bit 2 marks
     a node pushed at least once (one byte a node). A push adds its shares to
     the neighbours' residuals first (independent loads, which the processor
     overlaps) and then checks their thresholds. Residuals, estimates and
-    states are reset where touched. ``unit``: every weight is 1, so ``data``
+    states are reset where touched. ``unit_weights``: every weight is 1, so ``data``
     is not read (``r + share·1 = r + share``). The source is pushed first
     whatever its degree; any other node while ``r_v ≥ ε d_v``.
 
     Prefetch hints (they change when memory arrives, never a number): a
-    node's ``indptr`` and ``cold`` entries when it is queued, the neighbour
+    node's ``indptr`` and ``estimate_degree`` entries when it is queued, the neighbour
     list of the node after next in the queue, and, with
     ``lookahead``, the residuals of the next node's neighbours (worth its
     extra loop only once the residual array outgrows the caches:
     :class:`~graphsel_lib.online.push.Pusher` turns it on from 2^18 nodes).
     """
-    n = hot.shape[0]
+    n = residual_threshold.shape[0]
     keep = 1.0 - alpha
-    hot[s, 0] = 1.0
+    residual_threshold[s, 0] = 1.0
     touched[0] = s
     nt = 1
     queue[0] = s
-    state[s] = 2
+    node_state[s] = 2
     head = 0
     size = 1
     first = True
@@ -92,58 +129,58 @@ def push(indptr, indices, data, unit, lookahead, alpha, eps, s, hot, cold, state
         if lookahead and size > 0:  # the residuals the next node's push will add to
             nxt = queue[head]
             for k in range(indptr[nxt], indptr[nxt + 1]):
-                prefetch(hot, indices[k])
-        state[u] = (state[u] & 4) | 1
-        ru = hot[u, 0]
-        if ru < hot[u, 1] and not first:
+                prefetch(residual_threshold, indices[k])
+        node_state[u] = (node_state[u] & 4) | 1
+        ru = residual_threshold[u, 0]
+        if ru < residual_threshold[u, 1] and not first:
             continue
         first = False
-        state[u] = 5  # touched, pushed
-        cold[u, 0] += alpha * ru
-        hot[u, 0] = 0.0
-        share = keep * ru / cold[u, 1]
+        node_state[u] = 5  # touched, pushed
+        estimate_degree[u, 0] += alpha * ru
+        residual_threshold[u, 0] = 0.0
+        share = keep * ru / estimate_degree[u, 1]
         lo, hi = indptr[u], indptr[u + 1]
-        if unit:
+        if unit_weights:
             for k in range(lo, hi):
-                hot[indices[k], 0] += share
+                residual_threshold[indices[k], 0] += share
         else:
             for k in range(lo, hi):
-                hot[indices[k], 0] += share * data[k]
+                residual_threshold[indices[k], 0] += share * data[k]
         for k in range(lo, hi):  # a simple graph: each neighbour once, so its residual is final here
             v = indices[k]
-            st = state[v]
+            st = node_state[v]
             if st == 0:
                 touched[nt] = v
                 nt += 1
                 st = 1
-                state[v] = 1
-            if (st & 3) == 1 and hot[v, 0] >= hot[v, 1]:
+                node_state[v] = 1
+            if (st & 3) == 1 and residual_threshold[v, 0] >= residual_threshold[v, 1]:
                 tail = head + size
                 if tail >= n:
                     tail -= n
                 queue[tail] = v
                 size += 1
-                state[v] = (st & 4) | 2
+                node_state[v] = (st & 4) | 2
                 prefetch(indptr, v)  # read when v is popped, as its estimate and degree
-                prefetch(cold, v)
+                prefetch(estimate_degree, v)
     # collect the pushed nodes in touch order and reset the scratch where it was touched
     k = 0
     for i in range(nt):
         v = touched[i]
-        if state[v] & 4:
-            x = cold[v, 0]
-            cold[v, 0] = 0.0
+        if node_state[v] & 4:
+            x = estimate_degree[v, 0]
+            estimate_degree[v, 0] = 0.0
             if x != 0.0:
                 touched[k] = v
                 vals[k] = x
                 k += 1
-        hot[v, 0] = 0.0
-        state[v] = 0
+        residual_threshold[v, 0] = 0.0
+        node_state[v] = 0
     return k
 
 
 @numba.njit(cache=True, inline="always")
-def _sum(a, m):
+def numpy_order_sum(a, m):
     """``a[:m].sum()`` as numpy adds up a short contiguous array (pairwise_sum: one run below 8, else 8 lanes)."""
     if m < 8:
         s = 0.0
@@ -198,7 +235,7 @@ def _hinge(psi, y, q, g, work):
             work[m] = psi[i]
             m += 1
     if q[y] > 0:
-        loss = 1.0 - psi[y] + (_sum(work, m) - 1.0) / m
+        loss = 1.0 - psi[y] + (numpy_order_sum(work, m) - 1.0) / m
         for i in range(C):
             if q[i] > 0:
                 g[i] = 1.0 / m
@@ -216,17 +253,25 @@ def _hinge(psi, y, q, g, work):
 
 
 @numba.njit(cache=True, nogil=True)
-def relaxation_rounds(
-    indptr, indices, data, unit, lookahead, hot, cold, flags, queue, touched, vals, alpha, eps, two_n,
-    G, seen, state, order, y, start, stop, rule, param, rng,
-    pred, scores, queried, psi_out, v_out, kuu_out, support_out, margin_out, prob_out, loss_out,
-):  # fmt: skip
+def relaxation_rounds(kernel, state, order, y, start, stop, query, rng, out):
     """Rounds ``start..stop-1`` of the relaxation learner with the push kernel (module docstring).
 
-    ``state = [a, τ]`` is updated in place, as ``G`` and ``seen`` (the nodes whose row of ``G`` is set). Output arrays of length
-    0 are not written (their keys are not recorded); ``loss_out`` is NaN on
+    ``kernel`` a :class:`PushKernel`, ``state`` a :class:`RelaxationState`
+    (updated in place), ``query`` a :class:`QueryRule` drawing its coins from
+    ``rng``, ``out`` a :class:`RelaxationRecords`; ``out.loss`` is NaN on
     rounds without a label.
     """
+    indptr, indices, data, unit_weights, lookahead = (
+        kernel.indptr, kernel.indices, kernel.data, kernel.unit_weights, kernel.lookahead
+    )  # fmt: skip
+    residual_threshold, estimate_degree, node_state = (
+        kernel.residual_threshold, kernel.estimate_degree, kernel.node_state
+    )  # fmt: skip
+    queue, touched, vals = kernel.queue, kernel.touched, kernel.vals
+    alpha, eps, kernel_scale = kernel.alpha, kernel.eps, kernel.kernel_scale
+    G, seen, a_tau = state.G, state.seen, state.a_tau
+    rule, param = query.code, query.param
+    pred, scores, queried = out.predictions, out.scores, out.queried
     C = G.shape[1]
     v = np.empty(C)
     psi = np.empty(C)
@@ -236,25 +281,26 @@ def relaxation_rounds(
     for t in range(start, stop):
         u = order[t]
         k = push(
-            indptr, indices, data, unit, lookahead, alpha, eps, u, hot, cold, flags, queue, touched, vals
-        )
+            indptr, indices, data, unit_weights, lookahead, alpha, eps, u,
+            residual_threshold, estimate_degree, node_state, queue, touched, vals,
+        )  # fmt: skip
         for i in range(k):  # ask for the rows of G the sum below reads (prefetch hints; no number changes)
             if seen[touched[i]]:
                 prefetch(G, touched[i])
-        c = two_n * math.sqrt(cold[u, 1])  # sqrt(d) read beside the node's estimate, as np.sqrt rounds it
+        c = kernel_scale * math.sqrt(estimate_degree[u, 1])  # sqrt(d_u) as np.sqrt rounds it
         kuu = 0.0
         for m in range(C):
             v[m] = 0.0
         for i in range(k):
             j = touched[i]
-            w = vals[i] * (c / math.sqrt(cold[j, 1]))
+            w = vals[i] * (c / math.sqrt(estimate_degree[j, 1]))
             if j == u:
                 kuu = w
             if seen[j]:  # G[j] = 0 until node j's label is revealed: skip the row (and its cache miss)
                 row = G[j]
                 for m in range(C):
                     v[m] += w * row[m]
-        denom = state[0] + C * state[1]
+        denom = a_tau[0] + C * a_tau[1]
         if denom > 0:
             root = np.sqrt(denom)
             for m in range(C):
@@ -278,22 +324,49 @@ def relaxation_rounds(
                     second = m
             margin = q[best] - q[second]
             prob = param / (param + margin)
-            put(margin_out, t, margin)
-            put(prob_out, t, prob)
+            record_round(out.margin, t, margin)
+            record_round(out.prob, t, prob)
             ask = rng.random() < prob
         else:
             ask = rng.random() < param
         queried[t] = ask
-        put(psi_out, t, psi)
-        put(v_out, t, v)
-        put(kuu_out, t, kuu)
-        put(support_out, t, k)
+        record_round(out.psi, t, psi)
+        record_round(out.v, t, v)
+        record_round(out.kuu, t, kuu)
+        record_round(out.support, t, k)
         if not ask:
-            put(loss_out, t, np.nan)
+            record_round(out.loss, t, np.nan)
             continue
         loss = _hinge(psi, y[t], q, g, work)
-        put(loss_out, t, loss)
+        record_round(out.loss, t, loss)
         G[u] = g
         seen[u] = True
-        state[0] += 2.0 * _dot(g, v) + kuu * _dot(g, g)
-        state[1] -= kuu
+        a_tau[0] += 2.0 * fixed_order_dot(g, v) + kuu * fixed_order_dot(g, g)
+        a_tau[1] -= kuu
+
+
+def play_relaxation(kernel, state, query, rng, order, y, keys, progress=None):
+    """Play every round of ``order`` (:func:`relaxation_rounds` in chunks); ``state`` ends updated.
+
+    Returns ``(predictions, scores, queried, elapsed, records)`` as a
+    learner's ``compiled_pass``, with ``records`` the kept ``keys`` among
+    ``psi, v, kuu, support, margin, prob, loss`` (and ``score``, ``node``).
+    """
+    order = np.asarray(order, dtype=np.intp)
+    y = np.asarray(y, dtype=np.int64)
+    T, C = order.size, state.G.shape[1]
+    full = {
+        "psi": np.zeros((T, C)), "v": np.zeros((T, C)), "kuu": np.zeros(T),
+        "support": np.zeros(T, dtype=np.int64), "margin": np.zeros(T), "prob": np.zeros(T), "loss": np.zeros(T),
+    }  # fmt: skip
+    recorded = {k: a if k in keys else a[:0] for k, a in full.items()}
+    out = RelaxationRecords(
+        np.zeros(T, dtype=np.int64), np.zeros((T, C)), np.zeros(T, dtype=bool), **recorded
+    )
+
+    def step(start, stop):
+        relaxation_rounds(kernel, state, order, y, start, stop, query, rng, out)
+
+    elapsed = play_in_chunks(step, T, progress=progress)
+    recorded.update(node=order.copy(), score=out.scores)
+    return out.predictions, out.scores, out.queried, elapsed, {k: recorded[k] for k in keys}

@@ -26,7 +26,7 @@ from scipy.linalg.blas import daxpy, dsymv, dsyr
 from .._validation import check_positive
 from ._params import Params
 
-__all__ = ["RidgeState", "SharedRidge"]
+__all__ = ["RidgeState", "SharedRidge", "full_symmetric"]
 
 
 class RidgeState:
@@ -96,7 +96,7 @@ class RidgeState:
 
     def inverse(self):
         """``A^{-1}`` as a full symmetric (d, d) array (a copy, C order)."""
-        return _full(self._Ainv)
+        return full_symmetric(self._Ainv)
 
 
 def _multiclass_loop():
@@ -111,75 +111,69 @@ def _multiclass_loop():
 class SharedRidge(Params):
     """One ``RidgeState`` with K outputs, reset per pass (base of the learners below).
 
-    A learner class that names its rule in ``_compiled_rule`` (CMOG, MSG,
-    BBQ, BBQEps, DGS) has its whole pass played by
-    :func:`~graphsel_lib.online.multiclass_loop.multiclass_rounds`
-    (:meth:`compiled_pass`); a subclass that does not name one again (say, a
-    notebook's variant with another rule) keeps the Python rounds.
+    Compiled form. A learner class that defines its own ``compiled_rule``
+    (CMOG, MSG, BBQ, BBQEps, DGS) has its whole pass played by
+    :func:`~graphsel_lib.online.multiclass_loop.play_multiclass`:
+    ``compiled_rule(loop)`` returns the
+    :class:`~graphsel_lib.online.multiclass_loop.MulticlassRule` of its rule
+    and parameters, built with ``loop.multiclass_rule``. A subclass that does
+    not define it again (say, a notebook's variant with another rule) keeps
+    the Python rounds. A learner with state beyond ``A^{-1}`` and ``W``
+    (BBQ_ε's ``C``, DGS's Σ) extends :meth:`compiled_state` and
+    :meth:`take_compiled_state`.
     """
 
     multiclass = True
-    _compiled_rule = None  # name of the rule constant in multiclass_loop, set by each learner class
     _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
 
-    def _rule(self):
-        """The compiled rule of exactly this class, or None (another class, numba missing)."""
-        name = type(self).__dict__.get("_compiled_rule")
-        loop = _multiclass_loop() if name else None
-        return None if loop is None else getattr(loop, name)
+    def compiled_form(self):
+        """The compiled rule of exactly this class (a ``MulticlassRule``), or None (another class, numba missing)."""
+        compiled_rule = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
+        loop = _multiclass_loop() if compiled_rule is not None else None
+        return None if loop is None else compiled_rule(self, loop)
 
     @property
     def pass_releases_gil(self):
         """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
-        return self._rule() is not None
+        return self.compiled_form() is not None
+
+    def compiled_state(self, loop):
+        """The state as a :class:`~graphsel_lib.online.multiclass_loop.MulticlassState` of fresh arrays."""
+        st = self.state
+        return loop.MulticlassState(
+            Ainv=st.inverse(),
+            W=np.ascontiguousarray(st.w.T),
+            sum_xxT=np.zeros((0, 0)),
+            dgs_sum_r=np.zeros(1),
+            n_updates=np.zeros(1, dtype=np.int64),
+        )
+
+    def compiled_coin(self):
+        """The generator the compiled pass draws query coins from (a learner with coins returns its own)."""
+        return np.random.default_rng(0)  # no draw is made
+
+    def take_compiled_state(self, compiled):
+        """Set the state from the ``MulticlassState`` a compiled pass updated."""
+        st = self.state
+        st._Ainv, st.w = np.asfortranarray(compiled.Ainv), np.ascontiguousarray(compiled.W.T)
+        st.n_updates += int(compiled.n_updates[0])
 
     def compiled_pass(self, X, order, y, keys, progress=None):
         """Play every round of ``order`` compiled (:mod:`~graphsel_lib.online.multiclass_loop`), or None.
 
-        None for a subclass without its own ``_compiled_rule``, for a record key
+        None for a subclass without its own ``compiled_rule``, for a record key
         the compiled pass does not keep, or without numba: ``run`` then plays the
         rounds in Python. The state (``A^{-1}``, ``W``, BBQ_ε's ``C``, DGS's Σ,
         the generator of MSG's coin) ends as the per-round methods leave it.
         """
-        rule = self._rule()
+        rule = self.compiled_form()
         if rule is None or not set(keys) <= self._compiled_keys:
             return None
-        from .multiclass_loop import multiclass_rounds
-        from .stacked_loop import play
-
-        order = np.asarray(order, dtype=np.intp)
-        y = np.asarray(y, dtype=np.int64)
-        T, K = order.size, self.n_classes
-        st = self.state
-        Ainv, W = st.inverse(), np.ascontiguousarray(st.w.T)
-        C = _full(self._C) if hasattr(self, "_C") else np.zeros((0, 0))
-        acc = np.array([float(getattr(self, "sum_r", 0.0))])
-        n_updates = np.zeros(1, dtype=np.int64)
-        pred, queried, scores = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool), np.zeros((T, K))
-        names = ("v", "r", "margin", "theta", "aggressive", "prob", "threshold", "s", "q", "bound")
-        rec = {
-            k: np.zeros(T if k in keys else 0, dtype=bool if k == "aggressive" else np.float64) for k in names
-        }
-        rng = getattr(self, "rng", None) or np.random.default_rng(0)  # only MSG draws
-        args = (
-            rule, Ainv, W, C, acc, getattr(self, "targets", "onehot") == "definition1",
-            bool(getattr(self, "conservative", True)), bool(getattr(self, "aggressive", True)),
-            float(getattr(self, "h", 0.0)), float(getattr(self, "kappa", 0.0)), float(getattr(self, "eps", 0.0)),
-            float(getattr(self, "delta", 0.5)), rng, pred, scores, queried, n_updates, *(rec[k] for k in names),
-        )  # fmt: skip
-
-        def step(start, stop):
-            multiclass_rounds(X, order, y, start, stop, *args)
-
-        elapsed = play(step, T, progress=progress)
-        st._Ainv, st.w = np.asfortranarray(Ainv), np.ascontiguousarray(W.T)
-        st.n_updates += int(n_updates[0])
-        if C.size:
-            self._C = np.asfortranarray(C)
-        if hasattr(self, "sum_r"):
-            self.sum_r = float(acc[0])
-        rec["score"] = scores
-        return pred, scores, queried, elapsed, {k: rec[k] for k in keys}
+        loop = _multiclass_loop()
+        state = self.compiled_state(loop)
+        out = loop.play_multiclass(rule, state, self.compiled_coin(), X, order, y, keys, progress)
+        self.take_compiled_state(state)
+        return out
 
     def reset(self, d, n_classes, rng):
         self.n_classes = int(n_classes)
@@ -200,7 +194,7 @@ class SharedRidge(Params):
         return (x @ self.state.w).tolist()
 
 
-def _full(upper):
+def full_symmetric(upper):
     """The full symmetric matrix whose upper triangle is ``upper``'s (C order)."""
     U = np.triu(upper)
     return np.ascontiguousarray(U + np.triu(U, 1).T)

@@ -45,35 +45,12 @@ __all__ = ["FORMAT_VERSION", "LEARNER_CLASSES", "learner_from_spec", "learner_sp
 FORMAT_VERSION = 3  # 1 was a pickle (refused: loading it would run code); 3 adds skipped rounds and notes
 
 
-def _classes() -> dict:
-    from . import (
-        BBQ,
-        CMOG,
-        DGS,
-        GPA,
-        MSG,
-        OLLGC,
-        SSLGC,
-        BBQEps,
-        MarginSampling,
-        OneVsRest,
-        RandomQueries,
-        RandomSampling,
-        Relaxation,
-    )
-
-    classes = (BBQ, BBQEps, CMOG, DGS, GPA, MSG, MarginSampling, OLLGC, OneVsRest, RandomQueries,
-               RandomSampling, Relaxation, SSLGC)  # fmt: skip
-    return {c.__name__: c for c in classes}
-
-
-#: The learner classes a session file may name (filled on first use: the package imports this module).
+#: The learner classes a session file may name, by class name (filled by :mod:`graphsel_lib.online`'s
+#: ``__init__``, which imports the learners; this module imports none of them).
 LEARNER_CLASSES: dict = {}
 
 
 def _registry() -> dict:
-    if not LEARNER_CLASSES:
-        LEARNER_CLASSES.update(_classes())
     return LEARNER_CLASSES
 
 

@@ -6,7 +6,12 @@ one-vs-rest learners on d ≈ 100 features the interpreter then costs more than
 the arithmetic. A stacked learner keeps its whole state in arrays — the rows
 ``w_k`` of ``W`` (K, d) and, for the ridge learners, ``A_k^{-1}`` (K, d, d) —
 so many rounds can be played inside one compiled call
-(:meth:`CompiledStack.compiled_pass`, which ``run`` uses). The rules are the
+(:meth:`CompiledStack.compiled_pass`, which ``run`` uses). The stacked forms
+build their compiled twin themselves (``compiled_form()`` of
+:class:`~graphsel_lib.online.perceptron.GPAOneVsRest`,
+:class:`~graphsel_lib.online.perceptron.RandomSamplingOneVsRest` and
+:class:`~graphsel_lib.online.ollgc_sslgc.RidgeOneVsRest`) with their own
+parameters; this module imports no learner. The rules are the
 learners' own, in the same order; round t (1-based), node x = m_{order[t]},
 true class y, ``z_k = +1 if y = k else −1``::
 
@@ -24,10 +29,9 @@ loops :func:`gpa_rounds` / :func:`ridge_rounds` that ``run`` calls, and the
 per-round methods that an ask/tell :class:`~graphsel_lib.online.Session`
 calls. So a session told the true labels equals ``run`` bit for bit.
 
-Rounding. Every sum is a loop with a fixed order (dot products in four
-interleaved partial sums; ``A^{-1} x`` as ``Σ_j x_j A^{-1}[j, :]``, using the
-symmetry of ``A^{-1}``; the rank-one term as ``c (u_i u_j)``, which keeps
-``A^{-1}`` exactly symmetric), so learners with equal states get equal numbers, which the tie rule needs (all K start at zero). The numbers differ
+Rounding. Every sum is a loop with a fixed order (the primitives of
+:mod:`~graphsel_lib.online._kernels`), so learners with equal states get equal
+numbers, which the tie rule needs (all K start at zero). The numbers differ
 from the BLAS path of :class:`~graphsel_lib.online.one_vs_rest.StackedOneVsRest`
 (``OneVsRest(..., compiled=False)``) in the last bits only: predictions,
 queries and mistakes are tested equal round by round, scores to 1e-10.
@@ -38,8 +42,8 @@ different orders run in parallel in threads of one process
 ``pass_releases_gil`` is true), with no worker processes to start.
 
 Timing. A compiled loop cannot read the clock every round cheaply: ``run``
-reads it every :data:`CHUNK` rounds and interpolates ``elapsed`` linearly in
-between (:func:`play`).
+reads it every ``CHUNK_ROUNDS`` rounds and interpolates ``elapsed`` linearly in
+between (:func:`~graphsel_lib.online._kernels.play_in_chunks`).
 
 This module imports numba; the learners import it only when asked for their
 compiled form, and keep the BLAS path if numba cannot be imported.
@@ -47,79 +51,24 @@ compiled form, and keep the BLAS path if numba cannot be imported.
 
 from __future__ import annotations
 
-import time
-
 import numba
 import numpy as np
 
-from .ollgc_sslgc import SSLGC, RidgeOneVsRest
-from .one_vs_rest import StackedOneVsRest
-from .perceptron import GPAOneVsRest, RandomSamplingOneVsRest, coin_generators
+from ._kernels import fixed_order_dot, play_in_chunks, rank_one_downdate, symmetric_matvec
 
 __all__ = [
-    "CHUNK",
-    "CompiledGPAOneVsRest",
-    "CompiledRandomSamplingOneVsRest",
-    "CompiledRidgeOneVsRest",
+    "GPA_RULE",
+    "RIDGE_RULE",
     "CompiledStack",
-    "compiled_twin",
-    "play",
+    "gpa_rounds",
     "predict_round",
     "query_round",
+    "ridge_rounds",
     "update_round",
 ]
 
-CHUNK = 256  # rounds per compiled call of ``run``; the clock is read between calls
-_GPA, _RIDGE = 0, 1  # update rules of update_round
-
-
-@numba.njit(cache=True, inline="always")
-def _dot(a, b):
-    """``a · b`` in four interleaved partial sums, combined as (s0 + s1) + (s2 + s3)."""
-    n = a.shape[0]
-    s0 = s1 = s2 = s3 = 0.0
-    j = 0
-    while j + 4 <= n:
-        s0 += a[j] * b[j]
-        s1 += a[j + 1] * b[j + 1]
-        s2 += a[j + 2] * b[j + 2]
-        s3 += a[j + 3] * b[j + 3]
-        j += 4
-    while j < n:
-        s0 += a[j] * b[j]
-        j += 1
-    return (s0 + s1) + (s2 + s3)
-
-
-@numba.njit(cache=True, inline="always")
-def _sym_matvec(A, x, u):
-    """``u = A x`` for a symmetric ``A``, as ``Σ_j x_j A[j, :]`` (contiguous rows, vectorised)."""
-    d = x.shape[0]
-    for i in range(d):
-        u[i] = 0.0
-    for j in range(d):
-        xj = x[j]
-        row = A[j]
-        for i in range(d):
-            u[i] += xj * row[i]
-
-
-@numba.njit(cache=True, inline="always")
-def _downdate(A, u, c):
-    """``A −= c u uᵀ`` as ``c (u_i u_j)`` (Sherman–Morrison's rank-one term; keeps ``A`` exactly symmetric)."""
-    d = u.shape[0]
-    for i in range(d):
-        ui = u[i]
-        row = A[i]
-        for j in range(d):
-            row[j] -= c * (ui * u[j])
-
-
-@numba.njit(cache=True, inline="always")
-def put(record, t, value):
-    """``record[t] = value`` unless the record is not kept (length 0)."""
-    if record.shape[0] > 0:
-        record[t] = value
+GPA_RULE, RIDGE_RULE = 0, 1  # update rules of update_round
+_RULES = {"gpa": GPA_RULE, "ridge": RIDGE_RULE}
 
 
 @numba.njit(cache=True)
@@ -127,7 +76,7 @@ def predict_round(W, x, s, b):
     """Scores ``s_k = w_k · x`` and binary predictions ``b_k`` (into ``s``, ``b``); returns argmax_k s_k."""
     best = 0
     for k in range(W.shape[0]):
-        s[k] = _dot(W[k], x)
+        s[k] = fixed_order_dot(W[k], x)
         b[k] = 1 if s[k] >= 0.0 else -1
         if s[k] > s[best]:
             best = k
@@ -143,8 +92,8 @@ def query_round(Ainv, x, t, kappa, include_current, U, V, r, q):
     thr = float(t) ** (-kappa)
     anyq = False
     for k in range(Ainv.shape[0]):
-        _sym_matvec(Ainv[k], x, U[k])
-        v = _dot(x, U[k])
+        symmetric_matvec(Ainv[k], x, U[k])
+        v = fixed_order_dot(x, U[k])
         V[k] = v
         r[k] = v / (1.0 + v) if include_current else v
         q[k] = r[k] > thr
@@ -156,7 +105,7 @@ def query_round(Ainv, x, t, kappa, include_current, U, V, r, q):
 def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
     """Update every learner k that was told the label (``q[k]``) and erred (``b[k] ≠ z_k``).
 
-    ``rule`` is ``_GPA`` (``w_k += z_k x``) or ``_RIDGE`` (Sherman–Morrison on
+    ``rule`` is ``GPA_RULE`` (``w_k += z_k x``) or ``RIDGE_RULE`` (Sherman–Morrison on
     ``w_k`` and ``A_k^{-1}``; ``U[k] = A_k^{-1} x`` and ``V[k]`` are reused when
     ``have_u``, as SSLGC's query rule computed them).
     """
@@ -167,19 +116,19 @@ def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
             continue
         w = W[k]
         n_updates[k] += 1
-        if rule == _GPA:
+        if rule == GPA_RULE:
             for i in range(d):
                 w[i] += z * x[i]
             continue
         u = U[k]
         if not have_u:
-            _sym_matvec(Ainv[k], x, u)
-            V[k] = _dot(x, u)
+            symmetric_matvec(Ainv[k], x, u)
+            V[k] = fixed_order_dot(x, u)
         c = 1.0 / (1.0 + V[k])
-        a = c * (z - _dot(w, x))
+        a = c * (z - fixed_order_dot(w, x))
         for i in range(d):
             w[i] += a * u[i]
-        _downdate(Ainv[k], u, c)
+        rank_one_downdate(Ainv[k], u, c)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -202,7 +151,7 @@ def gpa_rounds(X, order, y, start, stop, W, coins, p, pred, scores, bpred, bquer
         else:
             bquery[t, :] = True
             queried[t] = True
-        update_round(_GPA, W, no_A, x, y[t], bpred[t], bquery[t], False, no_U, no_V, n_updates)
+        update_round(GPA_RULE, W, no_A, x, y[t], bpred[t], bquery[t], False, no_U, no_V, n_updates)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -221,57 +170,52 @@ def ridge_rounds(
         else:
             bquery[t, :] = True
             queried[t] = True
-        update_round(_RIDGE, W, Ainv, x, y[t], bpred[t], bquery[t], selective, U, V, n_updates)
+        update_round(RIDGE_RULE, W, Ainv, x, y[t], bpred[t], bquery[t], selective, U, V, n_updates)
 
 
-def play(step, T, chunk=CHUNK, progress=None):
-    """Call ``step(start, stop)`` on consecutive chunks of ``range(T)``; cumulative seconds per round.
+class CompiledStack:
+    """K class-vs-rest learners (GPA, RandomSampling, OLLGC or SSLGC) compiled: per-round methods and the whole pass.
 
-    The clock is read before the first chunk and after each one; rounds inside
-    a chunk get times interpolated linearly between the two readings around it.
-    ``progress(n)``, if given, is called after each chunk of ``n`` rounds
-    (outside the timed span). ``step(0, 0)`` is called first, before the
-    clock starts: it plays no round but compiles the loop for these argument
-    types (or loads it from numba's on-disk cache), a one-off cost of up to
-    a second that no round should be charged with.
-    """
-    step(0, 0)
-    elapsed = np.empty(T)
-    clock = time.perf_counter
-    t0 = clock()
-    before = 0.0
-    for start in range(0, T, chunk):
-        stop = min(start + chunk, T)
-        step(start, stop)
-        now = clock() - t0
-        elapsed[start:stop] = before + (now - before) * np.arange(1, stop - start + 1) / (stop - start)
-        if progress is not None:
-            progress(stop - start)
-            t0 += clock() - t0 - now  # the bar's own time is not the learner's
-        before = now
-    return elapsed
+    Built by a stacked form's ``compiled_form()`` with that form's rules:
 
+    rule : ``"gpa"`` (``w_k += z_k x``) or ``"ridge"`` (Sherman–Morrison).
+    mu : float
+        Ridge rule: ``A_k = µI + Σ m_s m_sᵀ`` over learner k's updates.
+    selective, kappa, include_current
+        Ridge rule: SSLGC's query rule (``r_k > t^{-κ}``); not selective, every label is told.
+    coin_generators : callable ``(K, rng) -> K generators``, optional
+        Random sampling: learner k is told the label iff a draw of its generator is ``< p``.
+    p : float
+        The query probability of random sampling.
 
-class CompiledStack(StackedOneVsRest):
-    """Base of the compiled stacked learners: per-round methods and the whole-pass loop.
-
-    Subclasses set ``rule`` and ``selective`` and, for the ridge rule, the
-    (K, d, d) array ``Ainv`` of the K inverses in ``reset``. ``n_updates``
-    (K,) counts each learner's updates.
+    After ``reset``: ``W`` (K, d) holds the rows ``w_k``; for the ridge rule
+    ``Ainv`` (K, d, d) the K inverses ``A_k^{-1}`` (full, symmetric), else
+    an empty array; ``n_updates`` (K,) counts each learner's updates.
     """
 
-    rule = _GPA
-    selective = False
-    coins = False  # random sampling: one coin per learner and round (self.rngs, self.p)
-    p = 1.0
+    multiclass = True
+    record_keys = ("binary_predictions", "binary_queried")
     pass_releases_gil = True  # compiled_pass runs in gpa_rounds / ridge_rounds, compiled with nogil
-    kappa = 0.0
-    include_current = True
+
+    def __init__(
+        self, rule, *, mu=1.0, selective=False, kappa=0.0, include_current=True, coin_generators=None, p=1.0
+    ):
+        self.rule = _RULES[rule]
+        self.mu = float(mu)
+        self.selective = bool(selective)
+        self.kappa = float(kappa)
+        self.include_current = bool(include_current)
+        self.coin_generators = coin_generators
+        self.p = float(p)
 
     def reset(self, d, n_classes, rng):
-        super().reset(d, n_classes, rng)
-        K = self.W.shape[0]
-        self.Ainv = np.zeros((0, 0, 0))
+        K = int(n_classes)
+        self.W = np.zeros((K, d))
+        if self.rule == RIDGE_RULE:
+            self.Ainv = np.broadcast_to(np.eye(d) / self.mu, (K, d, d)).copy()
+        else:
+            self.Ainv = np.zeros((0, 0, 0))
+        self.rngs = None if self.coin_generators is None else self.coin_generators(K, rng)
         self.n_updates = np.zeros(K, dtype=np.int64)
         self._U, self._V = np.zeros((K, d)), np.zeros(K)
 
@@ -290,7 +234,7 @@ class CompiledStack(StackedOneVsRest):
     def wants_label(self, x, t, info):
         K = self.W.shape[0]
         q = np.ones(K, dtype=bool)
-        if self.coins:
+        if self.rngs is not None:
             q[:] = [r.random() < self.p for r in self.rngs]
             anyq = bool(q.any())
         elif self.selective:
@@ -349,10 +293,12 @@ class CompiledStack(StackedOneVsRest):
         r, threshold = np.zeros((T if self.selective else 0, K)), np.zeros(T)
 
         # random sampling: learner k's T coins drawn at once from its generator, as T single draws would be
-        coins = np.stack([r.random(T) for r in self.rngs], axis=1) if self.coins else np.zeros((0, K))
+        coins = (
+            np.stack([r.random(T) for r in self.rngs], axis=1) if self.rngs is not None else np.zeros((0, K))
+        )
 
         def step(start, stop):
-            if self.rule == _GPA:
+            if self.rule == GPA_RULE:
                 gpa_rounds(
                     X, order, y, start, stop, self.W, coins, self.p, pred, scores, bpred, bquery, queried,
                     self.n_updates,
@@ -364,61 +310,8 @@ class CompiledStack(StackedOneVsRest):
                     self._U, self._V, self.n_updates,
                 )  # fmt: skip
 
-        elapsed = play(step, T, progress=progress)
+        elapsed = play_in_chunks(step, T, progress=progress)
         records = {"score": scores, "binary_predictions": bpred, "binary_queried": bquery}
         if self.selective:
             records.update(r=r, threshold=threshold)
         return pred, scores, queried, elapsed, {k: records[k] for k in keys}
-
-
-class CompiledGPAOneVsRest(CompiledStack):
-    """K class-vs-rest GPAs, compiled (:class:`~graphsel_lib.online.perceptron.GPAOneVsRest`'s rules)."""
-
-
-class CompiledRandomSamplingOneVsRest(CompiledStack):
-    """K class-vs-rest random-sampling GPAs, compiled (:class:`~graphsel_lib.online.perceptron.RandomSamplingOneVsRest`'s rules).
-
-    ``rngs[k]`` is learner k's generator, made as the stacked form makes it.
-    """
-
-    coins = True
-
-    def __init__(self, binary):
-        self.binary = binary
-        self.p = float(binary.p)
-
-    def reset(self, d, n_classes, rng):
-        super().reset(d, n_classes, rng)
-        self.rngs = coin_generators(self.binary, n_classes, rng)
-
-
-class CompiledRidgeOneVsRest(CompiledStack):
-    """K class-vs-rest OLLGC or SSLGC learners, compiled (:class:`~graphsel_lib.online.ollgc_sslgc.RidgeOneVsRest`).
-
-    ``Ainv[k]`` is ``A_k^{-1}``, full and symmetric, ``A_k = µI + Σ m_s m_sᵀ``
-    over learner k's updates.
-    """
-
-    rule = _RIDGE
-
-    def __init__(self, binary):
-        self.binary = binary
-        self.selective = isinstance(binary, SSLGC)  # OLLGC queries every label
-        if self.selective:
-            self.kappa = float(binary.kappa)
-            self.include_current = bool(binary.include_current)
-
-    def reset(self, d, n_classes, rng):
-        super().reset(d, n_classes, rng)
-        self.Ainv = np.broadcast_to(np.eye(d) / self.binary.mu, (self.W.shape[0], d, d)).copy()
-
-
-def compiled_twin(stack):
-    """The compiled twin of a stacked one-vs-rest learner (GPA, RandomSampling, OLLGC, SSLGC), or None."""
-    if type(stack) is GPAOneVsRest:
-        return CompiledGPAOneVsRest()
-    if type(stack) is RandomSamplingOneVsRest:
-        return CompiledRandomSamplingOneVsRest(stack.binary)
-    if type(stack) is RidgeOneVsRest:
-        return CompiledRidgeOneVsRest(stack.binary)
-    return None
