@@ -10,7 +10,7 @@ The public API::
 import importlib
 from importlib import metadata as _metadata
 
-from . import bounds, datasets, explore, online, transductive
+from . import active, bounds, datasets, explore, online, transductive
 from ._validation import DataWarning
 from .about import show_versions
 from .datasets import list_datasets, load_dataset
@@ -43,6 +43,7 @@ def __getattr__(name):
 
 __all__ = [
     "DataWarning",
+    "active",
     "Graph",
     "SpectralEmbedding",
     "add_bias",

@@ -53,6 +53,8 @@ CASES = {
     ),
     "MarginSampling": (lambda S: ol.MarginSampling(ol.CMOG(gamma=1.0), b=0.2), "classes", False),
     "RandomQueries": (lambda S: ol.RandomQueries(ol.CMOG(gamma=1.0), p=0.4), "classes", False),
+    "WTA": (lambda S: ol.WTA(S, seed=3), "classes", True),
+    "WTA-committee": (lambda S: ol.WTA(S, n_trees=3), "classes", True),
 }
 
 

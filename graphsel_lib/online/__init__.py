@@ -24,6 +24,8 @@ documented in :mod:`graphsel_lib.online.protocol`; a pass returns a
                    margin, around any multiclass learner (Cesa-Bianchi et al. 2006)
 ``RandomQueries``  query each round with probability p (its control)
 ``RidgeState``     shared second-order core (A^{-1} by Sherman–Morrison)
+``WTA``            weighted tree algorithm: a random spanning tree, its depth-first
+                   line, the nearest revealed node (Cesa-Bianchi et al. 2013); committees
 ``Session``        ask/tell: one round at a time for a human labeller; save/load
 ``query_probabilities``  a sampler's query probability on nodes not yet seen: the
                    nodes to label next
@@ -81,12 +83,13 @@ from .relaxation import Relaxation, node_ids, project_simplex
 from .ridge_state import RidgeState
 from .session import UNKNOWN, Session
 from .session_file import LEARNER_CLASSES
+from .wta import WTA
 
 # the learners a saved session may name (graphsel_lib.online.session_file)
 LEARNER_CLASSES.update(
     (cls.__name__, cls)
     for cls in (BBQ, BBQEps, CMOG, DGS, GPA, MSG, MarginSampling, OLLGC, OneVsRest, RandomQueries,
-                RandomSampling, Relaxation, SSLGC)
+                RandomSampling, Relaxation, SSLGC, WTA)
 )  # fmt: skip
 
 __all__ = [
@@ -107,6 +110,7 @@ __all__ = [
     "Session",
     "UNKNOWN",
     "Trace",
+    "WTA",
     "check_learner",
     "learner_description",
     "node_ids",

@@ -13,6 +13,7 @@ from .cmog_msg import ReferenceCMOG, ReferenceMSG
 from .ollgc_sslgc import ReferenceOLLGC, ReferenceSSLGC
 from .perceptron import ReferenceGPA, ReferenceRandomSampling
 from .relaxation import ReferenceRelaxation, reference_multiclass_hinge, reference_project_simplex
+from .wta import ReferenceWTA
 
 __all__ = [
     "ReferenceBBQ",
@@ -25,6 +26,7 @@ __all__ = [
     "ReferenceRandomSampling",
     "ReferenceRelaxation",
     "ReferenceSSLGC",
+    "ReferenceWTA",
     "reference_multiclass_hinge",
     "reference_project_simplex",
 ]

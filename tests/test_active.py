@@ -1,0 +1,192 @@
+"""Pool-based active learning: the protocol, and EER / S² against their naive twins.
+
+EER's rank-one updates of the harmonic function choose the same nodes (and
+compute the same risks) as a fresh solve per candidate and class; S²'s
+per-class BFS chooses the same midpoints as networkx's shortest paths.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from conftest import random_connected_graph
+from graphsel_lib.active import EER, S2, PoolState, RandomPool, run_pool
+from graphsel_lib.active.reference import ReferenceEER, ReferenceS2
+from graphsel_lib.transductive import harmonic, predict
+
+
+def smooth_labels(S, rng, n_classes, flip=0.1):
+    """Classes from quantiles of the Fiedler vector, ``flip`` of them random (a learnable labelling)."""
+    A = S.toarray()
+    f = np.linalg.eigh(np.diag(A.sum(1)) - A)[1][:, 1]
+    y = np.searchsorted(np.quantile(f, np.linspace(0, 1, n_classes + 1)[1:-1]), f)
+    noisy = rng.random(y.size) < flip
+    y[noisy] = rng.integers(0, n_classes, noisy.sum())
+    return y
+
+
+def one_per_class(y, rng):
+    return np.array([rng.choice(np.flatnonzero(y == c)) for c in np.unique(y)])
+
+
+def problems(seed, count):
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        n = int(rng.integers(14, 36))
+        S = random_connected_graph(rng, n, p=float(rng.uniform(0.03, 0.2)), weighted=i % 2 == 0)
+        yield i, S, smooth_labels(S, rng, 2 + i % 2), rng
+
+
+def path_graph(n):
+    return sp.diags([np.ones(n - 1), np.ones(n - 1)], [1, -1]).tocsr()
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+def test_budget_no_repeats_initial_and_determinism():
+    rng = np.random.default_rng(0)
+    S = random_connected_graph(rng, 30, p=0.1)
+    y = smooth_labels(S, rng, 3)
+    for strategy in (RandomPool(), S2(), EER()):
+        a = run_pool(strategy, S, y, 10, seed=3, initial=2)
+        b = run_pool(strategy, S, y, 10, seed=3, initial=2)
+        assert a.budget == 10 and a.queries.size == a.errors.size == 10 and a.initial.size == 2
+        assert np.unique(np.concatenate([a.initial, a.queries])).size == 12  # no node labelled twice
+        np.testing.assert_array_equal(a.labels, y[a.queries])
+        np.testing.assert_array_equal(a.n_unlabelled, 30 - 2 - np.arange(1, 11))
+        np.testing.assert_array_equal(a.queries, b.queries)
+        np.testing.assert_array_equal(a.errors, b.errors)
+        assert a.labelled_sets[-1].tolist() == sorted(a.initial.tolist() + a.queries.tolist())
+    c = run_pool(RandomPool(), S, y, 10, seed=4, initial=2)
+    assert not np.array_equal(c.queries, a.queries)
+    own = [run_pool(RandomPool(seed=9), S, y, 10, seed=s).queries for s in (1, 2)]
+    np.testing.assert_array_equal(*own)  # its own seed: the run's seed does not matter
+
+
+def test_error_is_harmonic_cmn_on_the_unlabelled_nodes_only():
+    rng = np.random.default_rng(1)
+    S = random_connected_graph(rng, 25, p=0.15)
+    y = smooth_labels(S, rng, 2)
+    initial = one_per_class(y, rng)
+    trace = run_pool(RandomPool(), S, y, 8, seed=0, initial=initial)
+    for t in range(trace.budget):
+        lab = trace.labelled_after(t)
+        unl = np.setdiff1d(np.arange(25), lab)
+        y_known = np.full(25, -1)
+        y_known[lab] = y[lab]
+        F = harmonic(S, y_known, lab, cmn=True, n_classes=2)
+        assert trace.errors[t] == np.mean(predict(F)[unl] != y[unl])
+        assert trace.n_unlabelled[t] == unl.size
+
+
+def test_strategies_see_only_revealed_labels():
+    rng = np.random.default_rng(2)
+    S = random_connected_graph(rng, 20, p=0.2)
+    y = smooth_labels(S, rng, 2)
+    seen = []
+
+    class Spy:
+        def select(self, state):
+            assert isinstance(state, PoolState)
+            assert np.all(state.y_known[~state.is_labelled] == -1)
+            assert not state.y_known.flags.writeable
+            seen.append(list(state.labelled))
+            return int(state.unlabelled[-1])
+
+    trace = run_pool(Spy(), S, y, 4, initial=[0])
+    assert seen[-1] == [0] + trace.queries[:3].tolist()
+
+
+def test_run_pool_errors():
+    S = path_graph(6)
+    y = np.array([0, 0, 0, 1, 1, 1])
+    for budget in (0, 6, 5):
+        with pytest.raises(ValueError, match="budget"):
+            run_pool(RandomPool(), S, y, budget, initial=1)
+    with pytest.raises(TypeError):
+        run_pool(RandomPool(), S, y, 2.0)
+    with pytest.raises(ValueError, match="connected"):
+        run_pool(RandomPool(), sp.block_diag([path_graph(3), path_graph(3)]).tocsr(), y, 2)
+    with pytest.raises(ValueError, match="unlabelled"):
+        run_pool(RandomPool(), S, [0, 0, -1, 1, 1, 1], 2)
+    with pytest.raises(ValueError, match="distinct"):
+        run_pool(RandomPool(), S, y, 2, initial=[1, 1])
+    with pytest.raises(ValueError, match="at least one labelled"):
+        run_pool(EER(), S, y, 2)
+    with pytest.raises(TypeError, match="class"):
+        run_pool(RandomPool, S, y, 2)
+    with pytest.raises(TypeError, match="select"):
+        run_pool(object(), S, y, 2)
+
+    class Again:
+        def select(self, state):
+            return 0
+
+    with pytest.raises(ValueError, match="already labelled"):
+        run_pool(Again(), S, y, 2, initial=[0])
+
+
+# --------------------------------------------------------------------------- EER
+
+
+def test_eer_risks_and_choices_equal_the_naive_twin():
+    for i, S, y, rng in problems(10, 6):
+        initial = one_per_class(y, rng)
+        a = run_pool(EER(block=7), S, y, 6, seed=i, initial=initial)
+        b = run_pool(ReferenceEER(), S, y, 6, seed=i, initial=initial)
+        np.testing.assert_array_equal(a.queries, b.queries)
+        np.testing.assert_array_equal(a.errors, b.errors)
+        # the risks themselves, after the queries (the rank-one downdates accumulated)
+        state = PoolState(sp.csr_matrix(S), int(y.max()) + 1, np.random.default_rng(0))
+        for u in np.concatenate([initial, a.queries]):
+            state._reveal(int(u), int(y[u]))
+        eer = EER()
+        eer.reset(_prefix(S, y, initial))  # then absorbs the queries by rank-one downdates
+        unl, ref = ReferenceEER().risks(state)
+        np.testing.assert_allclose(eer.risks(state), ref, rtol=1e-9, atol=1e-9)
+        np.testing.assert_array_equal(eer._U, unl)
+
+
+def _prefix(S, y, initial):
+    state = PoolState(sp.csr_matrix(S), int(y.max()) + 1, np.random.default_rng(0))
+    for u in initial:
+        state._reveal(int(u), int(y[u]))
+    return state
+
+
+def test_eer_rank_one_update_is_the_fresh_harmonic_solution():
+    rng = np.random.default_rng(3)
+    S = random_connected_graph(rng, 25, p=0.15)
+    y = smooth_labels(S, rng, 3)
+    state = _prefix(S, y, one_per_class(y, rng))
+    eer = EER()
+    eer.reset(state)
+    for u in rng.choice(state.unlabelled, 5, replace=False):
+        state._reveal(int(u), int(y[u]))
+        eer.risks(state)  # absorbs the new label
+        F = harmonic(S, state.y_known, np.asarray(state.labelled), n_classes=3)
+        np.testing.assert_allclose(eer._F, F[eer._U], atol=1e-10)
+
+
+# --------------------------------------------------------------------------- S²
+
+
+def test_s2_choices_equal_the_naive_twin():
+    for i, S, y, _ in problems(20, 8):
+        budget = S.shape[0] // 2
+        a = run_pool(S2(), S, y, budget, seed=i)
+        b = run_pool(ReferenceS2(), S, y, budget, seed=i)
+        np.testing.assert_array_equal(a.queries, b.queries)
+        a = run_pool(S2(), S, y, budget, seed=i, initial=3)
+        b = run_pool(ReferenceS2(), S, y, budget, seed=i, initial=3)
+        np.testing.assert_array_equal(a.queries, b.queries)
+
+
+def test_s2_bisects_to_the_boundary_of_a_path():
+    n = 64
+    y = (np.arange(n) >= 40).astype(int)
+    trace = run_pool(S2(), path_graph(n), y, 14, seed=0, initial=[0, n - 1])
+    # from the two ends: the midpoints of 0..63 are 31 and 32 (the smaller wins), then halving to the cut 39 | 40
+    assert trace.queries[:6].tolist() == [31, 47, 39, 43, 41, 40]
+    assert np.all(trace.errors[5:] == 0.0)  # every unlabelled node now lies between two equal labels
