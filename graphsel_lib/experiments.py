@@ -14,18 +14,22 @@
 * finished configurations are cached on disk (``paths.cache_dir()/results``),
   keyed by :func:`learner_key` (the learner's class, its ``__init__``
   parameters, nested learners, and the code of any learner class written
-  outside the library, e.g. in a notebook), the data, the orders and a hash of
-  the source of ``graphsel_lib.online`` (so editing a learner invalidates its
-  results), so re-running a notebook does not redo them. Cached rows keep the
+  outside the library, e.g. in a notebook), the data, the orders and
+  :func:`library_code_hash` of the library code the learner runs (its modules and
+  what they import, docstrings left out: editing an update rule invalidates its
+  results, a docstring or another learner does not), so re-running a notebook
+  does not redo them. Cached rows keep the
   wall times measured when they were computed. A cache folder that cannot be
   written gives a warning, not an error.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import math
+import re
 import warnings
 from pathlib import Path
 from typing import NamedTuple
@@ -58,7 +62,7 @@ __all__ = [
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
 TIE_RTOL = 1e-9  # scores this close (relative) are a tie: rounding, not the data, would decide them
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
-_CACHE_VERSION = 2  # 1: keyed by repr(learner); 2: keyed by learner_key
+_CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
 
 def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
@@ -86,14 +90,85 @@ def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1):
     return row
 
 
-def _online_source_hash() -> str:
-    """SHA-256 of the source files of :mod:`graphsel_lib.online`: part of every cache key."""
+LIBRARY_ROOT = Path(__file__).parent
+
+
+def _module_file(name, root):
+    rel = Path(*name.split(".")[1:])
+    for path in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _library_imports(name, tree, is_package, root):
+    """The ``graphsel_lib`` modules that module ``name`` imports (at any depth of its code; packages only if needed)."""
+    found = set()
+    here = name.split(".") if is_package else name.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
+            module = module if node.level else (node.module or "")
+            if not module.startswith("graphsel_lib"):
+                continue
+            subs = {f"{module}.{a.name}" for a in node.names if _module_file(f"{module}.{a.name}", root)}
+            path = _module_file(module, root)
+            if path is not None and not (path.name == "__init__.py" and len(subs) == len(node.names)):
+                found.add(module)  # names taken from the module itself (not only submodules of a package)
+            found |= subs
+        elif isinstance(node, ast.Import):
+            found |= {
+                a.name for a in node.names if a.name.startswith("graphsel_lib") and _module_file(a.name, root)
+            }
+    return found
+
+
+def _without_docstrings(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(getattr(body[0], "value", None), ast.Constant)
+            ):
+                if isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def library_code_hash(modules, *, root=LIBRARY_ROOT) -> str:
+    """SHA-256 of the code the results of a learner depend on: its modules and every library module they import.
+
+    The modules (e.g. those :func:`learner_description` names, and
+    ``graphsel_lib.online.protocol``) are followed through their imports inside
+    ``graphsel_lib``, eager or lazy; each is hashed as its syntax tree without
+    docstrings, so a comment or docstring edit keeps the cache and a change of an
+    update rule, a compiled kernel or a helper they call does not.
+    """
+    seen, todo = set(), sorted(modules)
+    while todo:
+        name = todo.pop()
+        if name in seen or not name.startswith("graphsel_lib"):
+            continue
+        path = _module_file(name, root)
+        if path is None:
+            continue
+        seen.add(name)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        todo += sorted(_library_imports(name, tree, path.name == "__init__.py", root) - seen)
     h = hashlib.sha256()
-    root = Path(__file__).parent / "online"
-    for f in sorted(root.rglob("*.py")):
-        h.update(f.relative_to(root).as_posix().encode())
-        h.update(f.read_bytes())
+    for name in sorted(seen):
+        tree = _without_docstrings(ast.parse(_module_file(name, root).read_text(encoding="utf-8")))
+        h.update(name.encode())
+        h.update(ast.dump(tree, include_attributes=False).encode())
     return h.hexdigest()
+
+
+def _modules_of(description) -> set:
+    """The ``graphsel_lib`` modules named in a :func:`learner_description` (classes along each learner's MRO)."""
+    text = json.dumps(description)
+    return set(re.findall(r'"(graphsel_lib(?:\.[A-Za-z0-9_]+)+)"', text))
 
 
 def learner_key(learner) -> str:
@@ -107,7 +182,7 @@ def learner_key(learner) -> str:
     installed packages, their code (methods, defaults, closures, the globals
     they read): a subclass or an edited notebook learner gets a key of its own,
     where ``repr`` may not tell them apart. The library's own code enters the
-    cache key through a hash of :mod:`graphsel_lib.online`'s source.
+    cache key through :func:`library_code_hash` of the modules it runs.
     """
     text = json.dumps(learner_description(learner), separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
@@ -201,7 +276,9 @@ def evaluate(
     path = None
     if cache:
         try:
+            description = learner_description(learner)
             described = learner_key(learner)
+            code = library_code_hash(_modules_of(description) | {"graphsel_lib.online.protocol"})
         except Exception as exc:  # noqa: BLE001 - a learner we cannot describe is run, not cached
             warnings.warn(
                 f"results of {method} not cached: cannot describe {name} ({exc!r})", RuntimeWarning, 2
@@ -211,7 +288,7 @@ def evaluate(
         key = _digest(
             f"v{_CACHE_VERSION}",
             described,
-            _online_source_hash(),
+            code,
             str(n_classes),
             str(seeds),
             M,

@@ -501,3 +501,31 @@ def test_a_cache_file_with_missing_or_bad_rows_is_recomputed(karate, tmp_path):
         with pytest.warns(RuntimeWarning, match="recomputing"):
             again = ex.evaluate(GPA, M, np.where(y == 0, -1, 1), orders, n_jobs=1, cache_dir=tmp_path)
         pd.testing.assert_frame_equal(again.drop(columns="time"), first.drop(columns="time"))
+
+
+def test_cache_key_follows_the_code_a_learner_runs(tmp_path):
+    """A docstring or another learner's edit keeps the cached results; a change of the update rule does not."""
+    import shutil
+
+    from graphsel_lib import experiments as ex
+    from graphsel_lib.online import MSG, learner_description
+
+    root = tmp_path / "graphsel_lib"
+    shutil.copytree(ex.LIBRARY_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    modules = ex._modules_of(learner_description(MSG(gamma=1.0, h=0.1))) | {"graphsel_lib.online.protocol"}
+    base = ex.library_code_hash(modules, root=root)
+    assert base == ex.library_code_hash(modules)  # the copy is the library
+    cmog = root / "online" / "cmog_msg.py"
+    text = cmog.read_text()
+    cmog.write_text(text.replace('"""', '"""An edited docstring. ', 1))
+    assert ex.library_code_hash(modules, root=root) == base
+    session = root / "online" / "session.py"  # not run by a pass of MSG
+    session.write_text(session.read_text() + "\nX = 1\n")
+    assert ex.library_code_hash(modules, root=root) == base
+    assert "2.0 * self.h / (2.0 * self.h + theta)" in text
+    cmog.write_text(text.replace("2.0 * self.h / (2.0 * self.h + theta)", "self.h / (self.h + theta)"))
+    assert ex.library_code_hash(modules, root=root) != base
+    cmog.write_text(text)
+    kernels = root / "online" / "_kernels.py"  # a compiled primitive the pass calls (imported by the loop)
+    kernels.write_text(kernels.read_text() + "\nY = 2\n")
+    assert ex.library_code_hash(modules, root=root) != base
