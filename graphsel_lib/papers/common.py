@@ -1,0 +1,63 @@
+"""Helpers that the paper notebooks share: the ``profile`` switch, number spans in prose, run time and machine.
+
+Small and free of any paper's content; each paper module (``yang2016``, ...) imports them.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+
+__all__ = ["PROFILES", "cpu_model", "is_smoke", "machine_note", "run_time_note", "span"]
+
+#: The two sizes every paper notebook runs at: ``smoke`` (small and fast, tests the code) and ``full``
+#: (paper scale, writes ``figures/``).
+PROFILES = ("smoke", "full")
+
+
+def is_smoke(profile: str) -> bool:
+    """``True`` for ``"smoke"``, ``False`` for ``"full"``; anything else is an error.
+
+    >>> is_smoke("smoke"), is_smoke("full")
+    (True, False)
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be 'smoke' or 'full', got {profile!r}")
+    return profile == "smoke"
+
+
+def span(lo, hi, fmt: str = ".4f") -> str:
+    """``"lo to hi"`` in format ``fmt``, or a single value when both print the same.
+
+    >>> span(0.1, 0.25, ".2f"), span(0.1234, 0.12341), span(-0.01, 0.02, "+.2f")
+    ('0.10 to 0.25', '0.1234', '-0.01 to +0.02')
+    """
+    a, b = format(lo, fmt), format(hi, fmt)
+    return a if a == b else f"{a} to {b}"
+
+
+def run_time_note(t_start: float, profile: str) -> str:
+    """The line a notebook ends with: wall time since ``t_start`` (``time.perf_counter()``) and the profile."""
+    return f"notebook run time: {time.perf_counter() - t_start:.1f} s (profile={profile})"
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, else :func:`platform.processor`), or ``"unknown"``."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_note() -> str:
+    """One line on the machine a time was measured on: platform, CPU, logical cores, load and Python."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (
+        f"machine: {platform.platform()}, CPU {cpu_model()}, {os.cpu_count()} logical cores, "
+        f"load average {load:.2f}, python {platform.python_version()}"
+    )
