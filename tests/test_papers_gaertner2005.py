@@ -1,0 +1,182 @@
+"""graphsel_lib.papers.gaertner2005 (notebooks 42 and 43): the published data, the protocols and every public
+function.
+
+The runs are smaller than the smoke profile (Table 1: wine only, one fold; Table 2: Cornell, two folds;
+the scaling: balls of 300-3,000 nodes): seconds each. Tables are written to a temporary folder, never to
+``figures/``.
+"""
+
+import csv
+import dataclasses
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from graphsel_lib.papers import gaertner2005 as gz
+from graphsel_lib.paths import project_root
+
+FIGURES = project_root() / "figures"
+
+
+def _read(name):
+    path = FIGURES / f"{name}.csv"
+    if not path.is_file():
+        pytest.skip(f"{path} not written yet")
+    with open(path, encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+# ----------------------------------------------------------------------------- the published data
+
+
+def test_published_tables_have_the_readable_cells():
+    t1 = gz.PUBLISHED_T1.set_index("row")
+    assert len(t1) == 8 and t1.loc["heart (cleve.)", ["ind", "transd"]].tolist() == [15.0, 13.0]
+    assert (t1.ind > t1.transd).all()  # the paper's claim in every readable row
+    assert set(t1.confidence) == {"read", "probable", "guess"} and t1.loc["cancer", "ours"] == ""
+    assert len(gz.PUBLISHED_T1_UNASSIGNED) == 8
+    assert gz.PUBLISHED_T2.loc[list(gz.FOUR), "error"].tolist() == [10.0, 8.0, 10.0, 15.0]
+    assert "| housing | 506 / 13 | 19.6 ± 8.1 | **17.6 ± 8.0** | 15.1 |" in gz.published_t1_markdown()
+    assert len(gz.published_t1_frame()) == 8
+
+
+def test_published_constants_match_the_committed_vs_published_table():
+    rows = [r for r in _read("42_gaertner2005_vs_published") if r["setting"].startswith("Table 1")]
+    t1 = gz.PUBLISHED_T1
+    for r in rows:
+        name = r["dataset"]
+        pub = t1[t1.row == "cancer"] if name == "cancer (paper)" else t1[t1.ours == name]
+        col = "ind" if r["method"].startswith("inductive") else "transd"
+        assert float(r["published"]) == pytest.approx(pub[col].iloc[0] / 100, abs=5e-5), (name, r["method"])
+        assert float(r["published std"]) == pytest.approx(pub[f"{col}_std"].iloc[0] / 100, abs=5e-5)
+    assert len(rows) == 2 + 3 * 7  # cancer (no data): 2 cells; seven rows with our data: 3 cells each
+    web = [r for r in _read("42_gaertner2005_vs_published") if r["setting"].startswith("Table 2")]
+    assert {r["dataset"]: float(r["published"]) for r in web} == {
+        f"webkb-{u}": gz.PUBLISHED_T2.loc[u, "error"] / 100 for u in gz.FOUR
+    }
+
+
+def test_published_constants_match_the_committed_tables_1_and_2():
+    for r in _read("42_gaertner2005_table1"):
+        pub = gz.PUBLISHED_T1[gz.PUBLISHED_T1.ours == r["dataset"]]
+        expected = "" if pub.empty else f"{pub.transd.iloc[0] / 100:.4f}"
+        assert r["published transd. GP"] == expected, r["dataset"]
+    for r in _read("42_gaertner2005_table2"):
+        assert r["published"] == f"{gz.PUBLISHED_T2.loc[r['university'], 'error'] / 100:.4f}"
+    for r in _read("42_webkb_homophily"):
+        assert r["published error"] == f"{gz.PUBLISHED_T2.loc[r['university'], 'error'] / 100:.3f}"
+
+
+def test_protocols():
+    full, smoke = gz.protocol("full"), gz.protocol("smoke")
+    assert len(full.uci) == 10 and full.webkb == gz.FOUR and full.outer == full.n_folds == 10
+    assert smoke.outer == 2 and smoke.smoke and not full.smoke
+    assert len(full.graph_configs) == 6 and len(full.rbf_configs) == 6
+    assert full.tight == "transductive GP (RBF, eps=0.02)" and full.tight_eps == gz.HEADLINE.binding_eps
+    s = gz.scaling_protocol("full")
+    assert s.sizes[-1] == 75_877 and s.repeats == 3 and gz.scaling_protocol("smoke").sizes[-1] < 10_000
+
+
+def test_rbf_kinv_is_the_inverse_kernel():
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    Kinv = gz.rbf_kinv(X, 1.0)
+    assert np.allclose(Kinv, Kinv.T)
+    assert np.all(np.linalg.eigvalsh(Kinv) > 0)
+
+
+# ----------------------------------------------------------------------------- the runs (tiny)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    tiny = dataclasses.replace(gz.protocol("smoke"), uci=("uci-wine",), outer=1)
+    mp.setattr(gz, "protocol", lambda profile="full": tiny)
+    try:
+        t1, t2, ev = gz.table1("smoke"), gz.table2("smoke"), gz.webkb_homophily("smoke")
+    finally:
+        mp.undo()
+    return t1, t2, ev
+
+
+def test_table1(tiny):
+    t1 = tiny[0]
+    assert list(t1.summary.columns) == ["dataset", "method", "error", "error_std", "folds", "nodes",
+                                        "published transd. GP"]  # fmt: skip
+    assert set(t1.summary.method) == {*gz.T1M.values(), t1.protocol.tight, "LLGC (mu=1)", "harmonic + CMN"}
+    assert not t1.tail.binds.any() and "tail-bound eps" in t1.check()
+    assert t1.bind.loc[t1.bind.method == t1.protocol.tight, "binds"].all()  # the tight interval binds
+    assert set(t1.settings.columns) >= set(gz.T1M.values())
+
+
+def test_table2_homophily_and_vs_published(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+    t1, t2, ev = tiny
+    assert set(t2.summary.university) == {"cornell"} and len(t2.summary) == 6
+    assert (ev.table["edge homophily"] < 0.6).all() and len(ev.class_names) == 5
+    vs = gz.vs_published(t1, t2, ev)
+    assert list(vs.columns) == ["dataset", "method", "setting", "published", "published std", "ours", "ours std",
+                                "folds", "difference", "tolerance", "verdict", "reason"]  # fmt: skip
+    assert set(vs.verdict) <= {"within", "differs", "not available"}
+    t1.write(), t2.write(), ev.write(), gz.write_vs_published(vs)
+    for name in ("table1", "table2", "vs_published"):
+        assert (tmp_path / f"42_gaertner2005_{name}.csv").is_file()
+    assert "co-link homophily" in gz.check_tables(t1, t2, ev, vs)
+    assert gz.reading_tables(t1, t2, ev, vs).startswith("## 7. Reading")
+    fig = gz.draw_tables(t1, t2, ev)
+    assert len(fig.axes) == 2
+    plt.close(fig)
+
+
+def test_transduction_vs_induction(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+    tvi = gz.transduction_vs_induction(tiny[0])
+    r = tvi.iloc[0]
+    assert r.dataset == "uci-wine" and r["tail bound binds (folds)"] == 0 and r["eps=0.02 binds (folds)"] == 1
+    assert r["inductive GP"] == r["transductive GP (tail bound)"]
+    if r["inductive GP"] > 0:
+        expected = (r["inductive GP"] - r["transductive GP (eps=0.02)"]) / r["inductive GP"]
+        assert r["relative reduction"] == pytest.approx(expected)
+    else:  # no inductive error to reduce
+        assert np.isnan(r["relative reduction"])
+    gz.write_transduction_vs_induction(tvi)
+    assert (tmp_path / "42_transduction_vs_induction.csv").is_file()
+    assert "What the constraint did" in gz.reading_transduction(tvi)
+
+
+def test_solver_checks():
+    c = gz.solver_checks(seed=0)
+    assert len(c) == 5 and c.loc[0, "binding classes"] > 0 and c.loc[1, "binding classes"] == 0
+    assert (c["max bound violation"].dropna() <= 1e-8).all()
+
+
+def test_scaling_smoke(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+    s = gz.scaling("smoke", seed=0)
+    assert list(s.slopes.method) == [
+        "LLGC",
+        "harmonic + CMN",
+        "transductive GP",
+        "transductive GP, iid labels",
+    ]
+    assert list(s.slopes.columns)[:2] == ["method", "slope"]  # the scorecard reads the GP's slope
+    assert len(s.log) == len(s.protocol.sizes) and s.ball.nodes.max() == s.protocol.sizes[-1]
+    s.write()
+    assert (tmp_path / "43_scaling_slopes.csv").is_file()
+    assert "nodes grow" in s.check() and "## 3. Reading" in s.reading()
+    fig = gz.draw_scaling(s)
+    assert len(fig.axes) == 2
+    plt.close(fig)
+
+
+def test_voronoi_labels_and_stratified():
+    import scipy.sparse as sp
+
+    path = sp.diags([1.0, 1.0], [-1, 1], shape=(20, 20)).tocsr()
+    y = gz.voronoi_labels(path, 2, np.random.default_rng(0))
+    assert set(np.unique(y)) == {0, 1} and np.sum(np.diff(y) != 0) == 1  # two contiguous regions
+    lab = gz.stratified(y, 0.01, np.random.default_rng(0))
+    assert len(lab) == 2 and set(y[lab]) == {0, 1}
+    sec, out, extra = gz.median_time(lambda a: a + 1, 1, repeats=2)
+    assert out == 2 and sec >= 0 and extra == {}
