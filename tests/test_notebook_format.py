@@ -19,7 +19,7 @@ NOTEBOOK_DIR = project_root() / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 SOLUTIONS = sorted((NOTEBOOK_DIR / "solutions").glob("*.ipynb"))  # the exercises' worked solutions
 NAME_RE = re.compile(r"^(\d{2})_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb$")
-THEORY = [p for p in NOTEBOOKS if 1 <= int(p.name[:2]) <= 12]  # chapters that end with exercises
+THEORY = [p for p in NOTEBOOKS if 1 <= int(p.name[:2]) <= 13]  # chapters that end with exercises
 
 needs_notebooks = pytest.mark.skipif(not NOTEBOOKS, reason=f"no notebooks in {NOTEBOOK_DIR} yet")
 per_notebook = pytest.mark.parametrize(
@@ -149,3 +149,35 @@ def test_every_code_cell_parses(path):
             ast.parse("\n".join(lines))
         except SyntaxError as exc:
             pytest.fail(f"{path.name}: code cell {i + 1} does not parse: {exc}")
+
+
+# --------------------------------------------------------------------------- the reproduction notebooks are reports
+REPORTS = [p for p in NOTEBOOKS if 20 <= int(p.name[:2]) <= 44 or p.name.startswith("90_")]
+REPORT_CODE_LIMIT, REPORT_TOTAL_LIMIT = 40, 2200
+
+
+def _code_lines(cell):
+    return [line for line in cell.source.splitlines() if line.strip()]
+
+
+@needs_notebooks
+def test_reproduction_notebooks_are_thin_reports_over_the_library():
+    """20-44 and 90 call graphsel_lib.papers: short cells, at most 2,200 code lines in all, no helper defined twice."""
+    total, defined, long_cells = 0, {}, []
+    for path in REPORTS:
+        for i, cell in enumerate(_read(path)[1]):
+            lines = _code_lines(cell)
+            total += len(lines)
+            if len(lines) > REPORT_CODE_LIMIT:
+                long_cells.append(f"{path.stem} code cell {i}: {len(lines)} lines")
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    defined.setdefault(node.name, set()).add(path.stem)
+    assert not long_cells, "code cells over 40 lines (move the code into graphsel_lib.papers): " + "; ".join(
+        long_cells
+    )
+    twice = {name: sorted(where) for name, where in defined.items() if len(where) > 1}
+    assert not twice, f"helpers defined in more than one notebook (define them once in the library): {twice}"
+    assert total <= REPORT_TOTAL_LIMIT, (
+        f"notebooks 20-44 and 90 hold {total} code lines (limit {REPORT_TOTAL_LIMIT})"
+    )
