@@ -8,8 +8,19 @@ from __future__ import annotations
 import os
 import platform
 import time
+from dataclasses import dataclass
 
-__all__ = ["PROFILES", "cpu_model", "is_smoke", "machine_note", "run_time_note", "span"]
+__all__ = [
+    "IMDB_PAPER_NAME",
+    "PROFILES",
+    "STAND_IN",
+    "ProfileProtocol",
+    "cpu_model",
+    "is_smoke",
+    "machine_note",
+    "run_time_note",
+    "span",
+]
 
 #: The two sizes every paper notebook runs at: ``smoke`` (small and fast, tests the code) and ``full``
 #: (paper scale, writes ``figures/``).
@@ -25,6 +36,22 @@ def is_smoke(profile: str) -> bool:
     if profile not in PROFILES:
         raise ValueError(f"profile must be 'smoke' or 'full', got {profile!r}")
     return profile == "smoke"
+
+
+STAND_IN = "citeseer"  #: stands in for IMDB (not available to us) in gu2013's and yang2016's tables
+#: Our data set -> the paper's name (CiteSeer is compared with nothing: it stands in for IMDB).
+IMDB_PAPER_NAME = {"coauthor": "Coauthor", "cora": "Cora", "pubmed": "PubMed", STAND_IN: "IMDB"}
+
+
+@dataclass(frozen=True)
+class ProfileProtocol:
+    """What every paper's protocol starts with: the profile it was built for (``smoke`` or ``full``)."""
+
+    profile: str
+
+    @property
+    def smoke(self) -> bool:
+        return is_smoke(self.profile)
 
 
 def span(lo, hi, fmt: str = ".4f") -> str:

@@ -23,7 +23,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
 from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling, run
-from graphsel_lib.papers.common import is_smoke, span
+from graphsel_lib.papers.common import IMDB_PAPER_NAME, STAND_IN, ProfileProtocol, is_smoke, span
 from graphsel_lib.tables import write_table
 
 __all__ = [
@@ -71,9 +71,7 @@ __all__ = [
 ]
 
 # --------------------------------------------------------------------------- the data sets
-STAND_IN = "citeseer"  #: stands in for IMDB (not available to us)
-#: Our data set -> the paper's name (CiteSeer is compared with nothing: it stands in for IMDB).
-PAPER_NAME = {"coauthor": "Coauthor", "cora": "Cora", "pubmed": "PubMed", STAND_IN: "IMDB"}
+PAPER_NAME = IMDB_PAPER_NAME  #: our data set -> the paper's name (CiteSeer stands in for IMDB)
 #: The paper's name -> our data set, for the three graphs we have.
 OURS_NAME = {v: k for k, v in PAPER_NAME.items() if k != STAND_IN}
 
@@ -162,10 +160,9 @@ HEADLINE = Headline(
 
 
 @dataclass(frozen=True)
-class Protocol:
+class Protocol(ProfileProtocol):
     """Sizes and grids of one profile (gu2013 Sec. 6.3-6.6; ``smoke`` shrinks everything to run in seconds)."""
 
-    profile: str
     datasets: tuple  #: Table 2 (CiteSeer stands in for IMDB)
     d: int  #: rank of the spectral features (gu2013: d = 100)
     n_orders: int  #: random node orders (gu2013: 20)
@@ -176,10 +173,6 @@ class Protocol:
     kappas: tuple  #: Fig. 3 (the paper's grid of kappa)
     timing_orders: int  #: Table 2 times: orders timed alone
     repeats: int  #: Table 2 times: passes per order (the fastest is kept)
-
-    @property
-    def smoke(self) -> bool:
-        return self.profile == "smoke"
 
 
 def protocol(profile: str = "full") -> Protocol:

@@ -472,9 +472,17 @@ def _transduction_claim(card, paper, gv):
     lower = pair["transductive GP (RBF)"] < pair["inductive GP (RBF)"] - 1e-12
     card.claim(paper, "Sec. 6", f"UCI ({len(pair)} sets)", bool(lower.mean() > 0.5), "tvi",
                "gaertner2005 Sec. 6: the transductive GP errs less than the inductive GP on the same kernel (typically "
-               "a 10 % reduction); ours = share of UCI sets where it does. In our fits the balance constraint never "
-               "binds, so the transductive GP gives the inductive GP's predictions (notebook 42)",
+               "a 10 % reduction); ours = share of UCI sets where it does. At the default balance interval the "
+               "constraint never binds, so the transductive GP gives the inductive GP's predictions (notebook 42)",
                method="transd./ind. GP", ours=float(lower.mean()))  # fmt: skip
+    tvi = tables.read_table("42_transduction_vs_induction")
+    red = num(tvi["relative reduction"])
+    card.claim(paper, "Sec. 6 (binding)", f"UCI ({len(tvi)} sets)", bool((red > 0).mean() > 0.5), "tvi-b",
+               "gaertner2005 Sec. 6, with a balance interval that binds (the training folds' class shares +-0.02, "
+               f"binding in {int(num(tvi['eps=0.02 binds (folds)']).sum())} of {int(num(tvi['folds']).sum())} fits): "
+               f"the transductive GP errs less than the inductive GP on most sets; ours = share of sets where it does "
+               f"(median relative reduction {100 * red.median():.0f} %, against the paper's 'typically 10 %'); stratified "
+               "folds hand it near-true test shares (notebook 42)", method="transd./ind. GP", ours=float((red > 0).mean()))  # fmt: skip
 
 
 def zhang2006(card):

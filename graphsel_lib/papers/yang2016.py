@@ -22,7 +22,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
 from graphsel_lib.online import BBQ, CMOG, DGS, GPA, MSG, BBQEps, OneVsRest, run
-from graphsel_lib.papers.common import is_smoke, span
+from graphsel_lib.papers.common import IMDB_PAPER_NAME, STAND_IN, ProfileProtocol, is_smoke, span
 from graphsel_lib.tables import write_table
 
 __all__ = [
@@ -63,9 +63,7 @@ __all__ = [
 ]
 
 # --------------------------------------------------------------------------- the data sets
-STAND_IN = "citeseer"  #: stands in for IMDB (not available to us)
-#: Our data set -> the paper's name (CiteSeer is compared with nothing: it stands in for IMDB).
-PAPER_NAME = {"coauthor": "Coauthor", "cora": "Cora", "pubmed": "PubMed", STAND_IN: "IMDB"}
+PAPER_NAME = IMDB_PAPER_NAME  #: our data set -> the paper's name (CiteSeer stands in for IMDB)
 #: Our data set -> the name used in the prose.
 SHOWN = {"coauthor": "Coauthor", "cora": "Cora", "pubmed": "PubMed", STAND_IN: "CiteSeer"}
 #: How a method is labelled in figures.
@@ -160,10 +158,9 @@ HEADLINE = Headline(
 
 
 @dataclass(frozen=True)
-class Protocol:
+class Protocol(ProfileProtocol):
     """Sizes and grids of one profile (yang2016 Sec. V-A; ``smoke`` shrinks everything to run in seconds)."""
 
-    profile: str
     datasets: tuple  #: Table I, Figs. 1-2 (CiteSeer stands in for IMDB)
     d: int  #: rank of the spectral features (yang2016: d = 100)
     n_orders: int  #: random node orders (yang2016: 20)
@@ -173,10 +170,6 @@ class Protocol:
     rank_datasets: tuple  #: Fig. 3
     ranks: tuple  #: Fig. 3 (the paper's grid of d)
     gamma_kappa_grid: tuple  #: BBQ at the diagnostic ridge (notebook 32 Sec. 5)
-
-    @property
-    def smoke(self) -> bool:
-        return self.profile == "smoke"
 
 
 def protocol(profile: str = "full") -> Protocol:

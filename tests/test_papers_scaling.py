@@ -1,0 +1,63 @@
+"""graphsel_lib.papers.scaling (notebook 44): the protocol and every public function on a tiny sweep.
+
+The protocol is shrunk below the smoke profile (graphs of 300 and 1,200 nodes, 100 rounds) so that the whole
+chain runs in seconds; the dask sweep runs when dask.distributed is installed. Tables go to a temporary folder.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import graphsel_lib as gs
+from graphsel_lib.papers import scaling as sc
+
+TINY = sc.Protocol("smoke", (300, 1_200), 100, 50, False, (600,), {"shift-invert": 1_200, "lobpcg-jacobi": 1_200},
+                   1_200, (1e-2,), (10,))  # fmt: skip
+
+
+def test_protocol_and_helpers():
+    full, smoke = sc.protocol("full"), sc.protocol("smoke")
+    assert full.sizes == (1_000, 10_000, 100_000, 1_000_000) and full.rounds == 100_000 and full.epinions
+    assert smoke.smoke and not smoke.epinions and full.d == 100 and full.top == 3
+    s, c = sc.loglog_fit([10, 100, 1000], [2, 20, 200])
+    assert np.isclose(s, 1.0) and np.isclose(c, np.log10(0.2))
+    g, sec, dropped = sc.generate(300, 0)
+    assert g.n_nodes == 300 - dropped and sec >= 0
+    r = sc.measure(
+        lambda: sc.SPECTRAL["GPA"](), gs.add_bias(np.eye(g.n_nodes)[:, :5].T, 1.0), g.labels, 50, 20
+    )
+    assert r["rounds"] == 50 and r["labels"] == 50 and r["peak MiB"] > 0
+    with pytest.raises(ValueError, match="profile"):
+        sc.protocol("huge")
+
+
+@pytest.fixture
+def figures(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+    return tmp_path
+
+
+def test_the_whole_sweep_tiny(figures, monkeypatch):
+    monkeypatch.setattr(sc, "protocol", lambda profile="full": TINY)
+    gen = sc.generator("smoke", 0)
+    assert sorted(gen.graphs) == [300, 1_200] and "slope" in gen.report()
+    emb = sc.embedding_cost(gen, "smoke", 0, verbose=False)
+    assert emb.spectral_sizes == [300, 1_200] and not emb.not_embedded and 1_200 in emb.exact
+    emb.write()
+    assert "**Reading.**" in emb.reading()
+    plt.close(sc.draw_embedding_cost(emb))
+    loc = sc.localisation(gen, emb)
+    assert 0 <= loc.captured <= 1 and 0 <= loc.localised <= 1
+    approx = sc.approximate_embeddings(gen, emb, 0)
+    assert list(approx.table.embedding) == ["exact (tol 1e-8)", "tol 0.01", "d' = 10"]
+    approx.write()
+    assert "relaxation learner" in approx.reading(loc, TINY.d)
+    sc.warm_up(gen, emb, 0)
+    assert "bytes per further round" in sc.traced_prefix_check(gen, "smoke", 0)
+    scl = sc.per_round(gen, emb, 0, verbose=False)
+    assert len(scl.results) == 2 * (len(sc.PUSH) + len(sc.SPECTRAL)) and scl.real.empty
+    scl.write()
+    assert (figures / "44_scaling_online_learning.csv").is_file() and "compiled round loop" in scl.reading()
+    plt.close(sc.draw_scaling(scl))
+    text = sc.reading_summary(gen, emb, scl, None)
+    assert text.startswith("*Smoke profile") and "Skipped" in text
