@@ -651,7 +651,8 @@ def verdict_paragraph(sc, paper, sensitivity=None):
                      "within 2 σ; verdicts: " + ", ".join(f"{v[k]} {k}" for k in scorecard.VERDICTS[:4] if v.get(k, 0)))  # fmt: skip
     na = own[own.verdict == "not available"]
     if len(na):
-        parts.append(f"{len(na)} published items not available ({', '.join(sorted(set(na.dataset)))})")
+        items = "item" if len(na) == 1 else "items"
+        parts.append(f"{len(na)} published {items} not available ({', '.join(sorted(set(na.dataset)))})")
     for m, g in own[(own.quantity == "queried") & own.ours.notna()].groupby("method", sort=False):
         parts.append(f"{m} label counts " + " / ".join(f"{_pct(r.ours / r.published - 1)} ({r.dataset})"
                                                       for r in g.itertuples()) + " against the published")  # fmt: skip
