@@ -104,6 +104,17 @@ def node_ids(n):
     return np.arange(n, dtype=np.float64)[None, :]
 
 
+def read_node_id(x, n, seen):
+    """The node id a round's feature ``x`` (a column of :func:`node_ids`) names; an error for any other or a repeat."""
+    f = float(x[0])
+    u = int(f)
+    if u != f or not 0 <= u < n:
+        raise ValueError(f"feature {f!r} is not a node id in 0..{n - 1}: run on M = node_ids(n)")
+    if seen[u]:
+        raise ValueError(f"node {u} shown twice in one pass")
+    return u
+
+
 def project_simplex(psi, *, return_support=False):
     """Euclidean projection of ``psi`` onto the probability simplex (sort-based water filling).
 
@@ -363,13 +374,7 @@ class Relaxation(Params):
         self._seen = np.zeros(self.n, dtype=bool)
 
     def _node(self, x):
-        f = float(x[0])
-        u = int(f)
-        if u != f or not 0 <= u < self.n:
-            raise ValueError(f"feature {f!r} is not a node id in 0..{self.n - 1}: run on M = node_ids(n)")
-        if self._seen[u]:
-            raise ValueError(f"node {u} shown twice in one pass")
-        return u
+        return read_node_id(x, self.n, self._seen)
 
     def predict(self, x):
         u = self._node(x)

@@ -77,7 +77,7 @@ from .._validation import check_integer, check_seed
 from ..graph import check_adjacency, n_components
 from ._params import Params
 from .protocol import learner_rng
-from .relaxation import node_ids
+from .relaxation import node_ids, read_node_id
 
 __all__ = ["WTA", "SpanningTree", "SpanningTreeSampler", "random_spanning_tree", "tree_line", "WTALine"]
 
@@ -308,13 +308,7 @@ class WTA(Params):
         self._seen = [False] * self.n
 
     def _node(self, x):
-        f = float(x[0])
-        u = int(f)
-        if u != f or not 0 <= u < self.n:
-            raise ValueError(f"feature {f!r} is not a node id in 0..{self.n - 1}: run on M = node_ids(n)")
-        if self._seen[u]:
-            raise ValueError(f"node {u} shown twice in one pass")
-        return u
+        return read_node_id(x, self.n, self._seen)
 
     def _nearest(self, b, u):
         """(nearest revealed node, its distance) on tree ``b``'s line; (−1, inf) before any label."""
