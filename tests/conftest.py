@@ -53,6 +53,26 @@ def smoke_run(tmp_path_factory):
 
 
 @pytest.fixture
+def figures(tmp_path, monkeypatch):
+    """A figures folder of the test's own (``$GRAPHSEL_FIGURES``): nothing is written to the committed one."""
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+    return tmp_path
+
+
+def committed_rows(name):
+    """The rows of the committed ``figures/<name>.csv`` as dicts of strings (the test is skipped if it is missing)."""
+    import csv
+
+    from graphsel_lib.paths import project_root
+
+    path = project_root() / "figures" / f"{name}.csv"
+    if not path.is_file():
+        pytest.skip(f"{path} not written yet")
+    with open(path, encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(12345)
 

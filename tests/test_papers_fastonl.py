@@ -27,12 +27,6 @@ def test_protocol_full_and_smoke():
         fo.protocol("huge")
 
 
-@pytest.fixture
-def figures(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
-    return tmp_path
-
-
 @pytest.fixture(scope="module")
 def cmp():
     return fo.compare("smoke", 0, verbose=False)

@@ -6,26 +6,14 @@ the scaling: balls of 300-3,000 nodes): seconds each. Tables are written to a te
 ``figures/``.
 """
 
-import csv
 import dataclasses
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
+from conftest import committed_rows
 from graphsel_lib.papers import gaertner2005 as gz
-from graphsel_lib.paths import project_root
-
-FIGURES = project_root() / "figures"
-
-
-def _read(name):
-    path = FIGURES / f"{name}.csv"
-    if not path.is_file():
-        pytest.skip(f"{path} not written yet")
-    with open(path, encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
 
 # ----------------------------------------------------------------------------- the published data
 
@@ -42,7 +30,7 @@ def test_published_tables_have_the_readable_cells():
 
 
 def test_published_constants_match_the_committed_vs_published_table():
-    rows = [r for r in _read("42_gaertner2005_vs_published") if r["setting"].startswith("Table 1")]
+    rows = [r for r in committed_rows("42_gaertner2005_vs_published") if r["setting"].startswith("Table 1")]
     t1 = gz.PUBLISHED_T1
     for r in rows:
         name = r["dataset"]
@@ -51,20 +39,20 @@ def test_published_constants_match_the_committed_vs_published_table():
         assert float(r["published"]) == pytest.approx(pub[col].iloc[0] / 100, abs=5e-5), (name, r["method"])
         assert float(r["published std"]) == pytest.approx(pub[f"{col}_std"].iloc[0] / 100, abs=5e-5)
     assert len(rows) == 2 + 3 * 7  # cancer (no data): 2 cells; seven rows with our data: 3 cells each
-    web = [r for r in _read("42_gaertner2005_vs_published") if r["setting"].startswith("Table 2")]
+    web = [r for r in committed_rows("42_gaertner2005_vs_published") if r["setting"].startswith("Table 2")]
     assert {r["dataset"]: float(r["published"]) for r in web} == {
         f"webkb-{u}": gz.PUBLISHED_T2.loc[u, "error"] / 100 for u in gz.FOUR
     }
 
 
 def test_published_constants_match_the_committed_tables_1_and_2():
-    for r in _read("42_gaertner2005_table1"):
+    for r in committed_rows("42_gaertner2005_table1"):
         pub = gz.PUBLISHED_T1[gz.PUBLISHED_T1.ours == r["dataset"]]
         expected = "" if pub.empty else f"{pub.transd.iloc[0] / 100:.4f}"
         assert r["published transd. GP"] == expected, r["dataset"]
-    for r in _read("42_gaertner2005_table2"):
+    for r in committed_rows("42_gaertner2005_table2"):
         assert r["published"] == f"{gz.PUBLISHED_T2.loc[r['university'], 'error'] / 100:.4f}"
-    for r in _read("42_webkb_homophily"):
+    for r in committed_rows("42_webkb_homophily"):
         assert r["published error"] == f"{gz.PUBLISHED_T2.loc[r['university'], 'error'] / 100:.3f}"
 
 
@@ -110,8 +98,7 @@ def test_table1(tiny):
     assert set(t1.settings.columns) >= set(gz.T1M.values())
 
 
-def test_table2_homophily_and_vs_published(tiny, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+def test_table2_homophily_and_vs_published(tiny, figures):
     t1, t2, ev = tiny
     assert set(t2.summary.university) == {"cornell"} and len(t2.summary) == 6
     assert (ev.table["edge homophily"] < 0.6).all() and len(ev.class_names) == 5
@@ -121,7 +108,7 @@ def test_table2_homophily_and_vs_published(tiny, tmp_path, monkeypatch):
     assert set(vs.verdict) <= {"within", "differs", "not available"}
     t1.write(), t2.write(), ev.write(), gz.write_vs_published(vs)
     for name in ("table1", "table2", "vs_published"):
-        assert (tmp_path / f"42_gaertner2005_{name}.csv").is_file()
+        assert (figures / f"42_gaertner2005_{name}.csv").is_file()
     assert "co-link homophily" in gz.check_tables(t1, t2, ev, vs)
     assert gz.reading_tables(t1, t2, ev, vs).startswith("## 7. Reading")
     fig = gz.draw_tables(t1, t2, ev)
@@ -129,8 +116,7 @@ def test_table2_homophily_and_vs_published(tiny, tmp_path, monkeypatch):
     plt.close(fig)
 
 
-def test_transduction_vs_induction(tiny, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+def test_transduction_vs_induction(tiny, figures):
     tvi = gz.transduction_vs_induction(tiny[0])
     r = tvi.iloc[0]
     assert r.dataset == "uci-wine" and r["tail bound binds (folds)"] == 0 and r["eps=0.02 binds (folds)"] == 1
@@ -141,7 +127,7 @@ def test_transduction_vs_induction(tiny, tmp_path, monkeypatch):
     else:  # no inductive error to reduce
         assert np.isnan(r["relative reduction"])
     gz.write_transduction_vs_induction(tvi)
-    assert (tmp_path / "42_transduction_vs_induction.csv").is_file()
+    assert (figures / "42_transduction_vs_induction.csv").is_file()
     assert "What the constraint did" in gz.reading_transduction(tvi)
 
 
@@ -151,8 +137,7 @@ def test_solver_checks():
     assert (c["max bound violation"].dropna() <= 1e-8).all()
 
 
-def test_scaling_smoke(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+def test_scaling_smoke(figures):
     s = gz.scaling("smoke", seed=0)
     assert list(s.slopes.method) == [
         "LLGC",
@@ -163,7 +148,7 @@ def test_scaling_smoke(tmp_path, monkeypatch):
     assert list(s.slopes.columns)[:2] == ["method", "slope"]  # the scorecard reads the GP's slope
     assert len(s.log) == len(s.protocol.sizes) and s.ball.nodes.max() == s.protocol.sizes[-1]
     s.write()
-    assert (tmp_path / "43_scaling_slopes.csv").is_file()
+    assert (figures / "43_scaling_slopes.csv").is_file()
     assert "nodes grow" in s.check() and "## 3. Reading" in s.reading()
     fig = gz.draw_scaling(s)
     assert len(fig.axes) == 2

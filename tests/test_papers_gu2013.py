@@ -5,18 +5,14 @@ grid: seconds each, results cached on disk like the notebooks'). Tables are writ
 folder, never to ``figures/``.
 """
 
-import csv
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import committed_rows
 from graphsel_lib import experiments as ex
 from graphsel_lib.papers import gu2013 as gu
-from graphsel_lib.paths import project_root
-
-FIGURES = project_root() / "figures"
 
 # ----------------------------------------------------------------------------- the published data
 
@@ -32,23 +28,15 @@ def test_published_table_has_every_cell_of_table_2():
     assert gu.published("IMDB", "GPA") == (0.3362, 17046, 0.1228)
 
 
-def _committed(name):
-    path = FIGURES / f"{name}.csv"
-    if not path.is_file():
-        pytest.skip(f"{path} not written yet")
-    with open(path, encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
 def test_published_constants_match_the_committed_table():
     """Every published cell of figures/20_gu2013_table2.csv (and of the times), as the last full run wrote it."""
-    written = {(r["dataset"], r["method"]): r for r in _committed("20_gu2013_table2")}
+    written = {(r["dataset"], r["method"]): r for r in committed_rows("20_gu2013_table2")}
     for _, row in gu.PUBLISHED.iterrows():
         r = written[(row.dataset, row.method)]
         queried = f"{row.queried:.2f}" + ("" if np.isnan(row.queried_std) else f" ± {row.queried_std:.2f}")
         assert r["error (paper)"] == ex.mean_std(row.error, row.error_std)
         assert r["#queried (paper)"] == queried
-    times = {(r["dataset"], r["method"]): r for r in _committed("20_gu2013_times")}
+    times = {(r["dataset"], r["method"]): r for r in committed_rows("20_gu2013_times")}
     for (dataset, method), r in times.items():
         row = gu.PUBLISHED[(gu.PUBLISHED.dataset == dataset) & (gu.PUBLISHED.method == method)].iloc[0]
         assert (r["time paper (s)"], r["paper std"]) == (f"{row.time:.4f}", f"{row.time_std:.4f}")
@@ -76,12 +64,6 @@ def test_headline_and_learners():
 
 
 # ----------------------------------------------------------------------------- the functions, smoke size
-
-
-@pytest.fixture
-def figures(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
-    return tmp_path
 
 
 @pytest.fixture(scope="module")

@@ -31,12 +31,6 @@ def test_protocol_and_helpers():
         sc.protocol("huge")
 
 
-@pytest.fixture
-def figures(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
-    return tmp_path
-
-
 def test_the_whole_sweep_tiny(figures, monkeypatch):
     monkeypatch.setattr(sc, "protocol", lambda profile="full": TINY)
     gen = sc.generator("smoke", 0)

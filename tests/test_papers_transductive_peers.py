@@ -39,12 +39,6 @@ def test_wrapped_peers_on_a_small_graph():
     assert [m[1] for m in tp.methods(tp.protocol("smoke"))].count("ours") == 5
 
 
-@pytest.fixture
-def figures(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
-    return tmp_path
-
-
 def test_agreement_peers_and_collapse(figures):
     agree = tp.agreement("smoke", 0)
     assert set(agree.agree30) == {"harmonic_function", "local_and_global_consistency"}

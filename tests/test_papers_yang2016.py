@@ -5,16 +5,14 @@ grids: a few seconds each, results cached on disk like the notebooks'). Tables a
 temporary folder, never to ``figures/``.
 """
 
-import csv
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import committed_rows
 from graphsel_lib.papers import common
 from graphsel_lib.papers import yang2016 as yang
-from graphsel_lib.paths import project_root
 
 # ----------------------------------------------------------------------------- the published data
 
@@ -64,11 +62,7 @@ def test_published_constants_match_what_notebook_30_printed(expected):
 
 def test_published_constants_match_the_committed_table():
     """Every published cell of figures/30_yang2016_table1.csv, as the last full run wrote it."""
-    path = project_root() / "figures" / "30_yang2016_table1.csv"
-    if not path.is_file():
-        pytest.skip(f"{path} not written yet")
-    with open(path, encoding="utf-8") as fh:
-        written = {(r["dataset"], r["method"]): r for r in csv.DictReader(fh)}
+    written = {(r["dataset"], r["method"]): r for r in committed_rows("30_yang2016_table1")}
     for _, row in yang.PUBLISHED.iterrows():
         r = written[(row.dataset, row.method)]
         printed = (
@@ -104,12 +98,6 @@ def test_methods_and_headline():
 
 
 # ----------------------------------------------------------------------------- the functions, smoke size
-
-
-@pytest.fixture
-def figures(tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
-    return tmp_path
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,13 @@ The run uses the smoke profile (one pair, one label count, one split: seconds). 
 temporary folder, never to ``figures/``.
 """
 
-import csv
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
+from conftest import committed_rows
 from graphsel_lib.papers import zhang2006 as zh
-from graphsel_lib.paths import project_root
 
 
 def test_no_published_numbers_and_the_headline():
@@ -51,8 +49,7 @@ def run():
     return zh.error_vs_labels("smoke", seed=0)
 
 
-def test_error_vs_labels_smoke(run, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+def test_error_vs_labels_smoke(run, figures):
     s = run.summary
     assert list(s.columns) == [
         "pair",
@@ -65,7 +62,7 @@ def test_error_vs_labels_smoke(run, tmp_path, monkeypatch):
     assert list(s.method) == list(zh.METHODS) and (s.error < 0.5).all()
     assert len(run.grid_runs) == len(zh.Protocol.c_grid)
     run.write()
-    assert (tmp_path / "40_zhang2006_error_vs_labels.csv").is_file()
+    assert (figures / "40_zhang2006_error_vs_labels.csv").is_file()
     assert "HEM CV - HEM σ₀" in run.check()
     text = run.reading()
     assert "Smoke profile" in text and "No published comparison" in text
@@ -83,10 +80,6 @@ def test_draw_error_vs_labels(run):
 
 
 def test_committed_table_has_the_methods_and_no_published_column():
-    path = project_root() / "figures" / "40_zhang2006_error_vs_labels.csv"
-    if not path.is_file():
-        pytest.skip(f"{path} not written yet")
-    with open(path, encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = committed_rows("40_zhang2006_error_vs_labels")
     assert {r["method"] for r in rows} == set(zh.METHODS)
     assert not any("published" in c for c in rows[0])  # nothing to compare with (PUBLISHED is empty)
