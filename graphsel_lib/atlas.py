@@ -60,7 +60,7 @@ from .transductive import harmonic, predict
 __all__ = [
     "CHOSEN",
     "GRIDS",
-    "STYLES",
+    "VARIANTS",
     "Protocol",
     "protocol",
     "hyper_parameters",
@@ -94,15 +94,11 @@ GRIDS = {
     "beta_fraction": (0.01, 0.05, 0.1, 0.3),
 }
 
-#: Colours and markers of the atlas (names :func:`graphsel_lib.plotting.algorithm_style` does not know are set here).
-STYLES = {
-    "WTA": {"color": "#009E73", "marker": "P", "linestyle": "none"},
-    "WTA (7 trees)": {"color": "#006D4F", "marker": "X", "linestyle": "none"},
-    "relaxation + margin": {"color": "#bcbd22", "marker": "*", "linestyle": ":"},
-    "RandomPool": {"color": "#7f7f7f", "marker": "x", "linestyle": "--"},
-    "random + harmonic (no CMN)": {"color": "#bdbdbd", "marker": "+", "linestyle": ":"},
-    "S2": {"color": "#D55E00", "marker": "o", "linestyle": "-"},
-    "EER": {"color": "#0072B2", "marker": "s", "linestyle": "-"},
+#: The atlas's variants of a learner's look (the learners' own: :data:`graphsel_lib.plotting.ALGORITHM_STYLES`).
+VARIANTS = {
+    "WTA (7 trees)": ("WTA", {"color": "#006D4F", "marker": "X"}),
+    "relaxation + margin": ("relaxation", {"linestyle": ":"}),
+    "random + harmonic (no CMN)": ("RandomPool", {"color": "#bdbdbd", "marker": "+", "linestyle": ":"}),
 }
 
 
@@ -322,7 +318,8 @@ def pool_panel(profile: str = "full", seed: int = 0) -> pd.DataFrame:
 def _style(name):
     from .plotting import algorithm_style
 
-    return dict(STYLES[name]) if name in STYLES else algorithm_style(name)
+    base, changes = VARIANTS.get(name, (name, {}))
+    return {**algorithm_style(base), **changes}
 
 
 def draw_atlas(stream: pd.DataFrame, pool: pd.DataFrame):

@@ -120,6 +120,10 @@ ALGORITHM_STYLES = {
     "Random": {"color": "#7f7f7f", "marker": "x", "linestyle": "--"},
     "relaxation": {"color": "#bcbd22", "marker": "*", "linestyle": "-"},
     "FastONL": {"color": "#000000", "marker": "h", "linestyle": "-."},
+    "WTA": {"color": "#009E73", "marker": "P", "linestyle": "none"},  # Cesa-Bianchi et al. 2013 (chapter 13)
+    # pool-based strategies (gs.active)
+    "S2": {"color": "#D55E00", "marker": "o", "linestyle": "-"},
+    "EER": {"color": "#0072B2", "marker": "s", "linestyle": "-"},
     # transductive methods (zhang2006, gaertner2005, gu2013 Eq. 2)
     "LLGC": {"color": "#393b79", "marker": "d", "linestyle": ":"},
     "HEM": {"color": "#637939", "marker": "o", "linestyle": ":"},
@@ -136,6 +140,7 @@ _ALIASES = {
     "random": "Random",
     "randomsampling": "Random",
     "rand": "Random",
+    "randompool": "Random",
     "relax": "relaxation",
     "relaxationlearner": "relaxation",
     "perceptron": "GPA",

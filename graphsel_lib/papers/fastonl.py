@@ -131,6 +131,18 @@ def _print(df):
     print(df.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
 
 
+def _error_vs_labels_axes(ax, name):
+    """The axes 34's and 35's figures share: FastONL's reference run dotted, log labels axis, titles."""
+    ax.axhline(reference_run(name), color="0.4", ls=":", lw=1.2, label=REF_LABEL)
+    ax.set(
+        xscale="log",
+        xlabel="labels queried (% of nodes)",
+        ylabel="online error rate",
+        title=NAME.get(name, name),
+    )
+    _style_log_labels(ax)
+
+
 def _style_log_labels(ax):
     ax.xaxis.set_major_locator(mticker.LogLocator(subs=(1, 2, 3, 5)))
     ax.xaxis.set_major_formatter(mticker.FormatStrFormatter("%g"))
@@ -338,10 +350,7 @@ def draw_error_vs_labels(cmp: Comparison):
             r = cmp.row(name, method)
             ax.errorbar([r["labels %"]], [r.error], yerr=[r.error_std], label=method, capsize=3,
                         **{**plotting.algorithm_style(style), "linestyle": "none"})  # fmt: skip
-        ax.axhline(reference_run(name), color="0.4", ls=":", lw=1.2, label=REF_LABEL)
-        ax.set(xscale="log", xlabel="labels queried (% of nodes)", ylabel="online error rate",
-               title=NAME.get(name, name))  # fmt: skip
-        _style_log_labels(ax)
+        _error_vs_labels_axes(ax, name)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=2)
     return fig
 
@@ -525,10 +534,7 @@ def draw_selective(sw: Sweep):
         full = s[s.method == "Relaxation (all labels)"].iloc[0]
         ax.errorbar([100], [full.error], yerr=[full["error std"]], label="Relaxation (all labels)", capsize=3,
                     color="black", marker="s", markerfacecolor="white", markersize=6, linestyle="none")  # fmt: skip
-        ax.axhline(reference_run(name), color="0.4", ls=":", lw=1.2, label=REF_LABEL)
-        ax.set(xscale="log", xlabel="labels queried (% of nodes)", ylabel="online error rate",
-               title=NAME.get(name, name))  # fmt: skip
-        _style_log_labels(ax)
+        _error_vs_labels_axes(ax, name)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=2)
     return fig
 
