@@ -35,6 +35,7 @@ import scipy.sparse as sp
 
 __all__ = [
     "UNLABELLED",
+    "UnlabelledNodesWarning",
     "DataWarning",
     "as_real_array",
     "as_real_matrix",
@@ -60,6 +61,10 @@ class DataWarning(UserWarning):
     component, when an edge list gives each edge in both directions, or when a
     transductive method cannot reach some nodes or classes from the labels.
     """
+
+
+class UnlabelledNodesWarning(DataWarning):
+    """A graph keeps nodes without a label (how many is in the message); the file readers say it by kind instead."""
 
 
 # --------------------------------------------------------------------------- matrices

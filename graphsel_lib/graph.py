@@ -19,6 +19,7 @@ from scipy.sparse import csgraph
 from ._validation import (
     UNLABELLED,
     DataWarning,
+    UnlabelledNodesWarning,
     as_real_array,
     as_real_matrix,
     as_symmetric_matrix,
@@ -462,6 +463,23 @@ def _check_node_ids(node_ids, n):
     return ids
 
 
+def _require_a_label(labelled):
+    if not labelled.any():
+        raise ValueError(
+            f"no node has a label: all {labelled.size} labels mark unlabelled nodes (-1, NaN or None); give at least "
+            "one node a label, or pass class_names=[...] to start from no label (e.g. to label by hand)"
+        )
+
+
+def _renumber_labelled(codes, names):
+    """Codes ``0..K-1`` over the classes the labelled nodes hold (sorted as ``names``), and those classes' names."""
+    labelled = codes != UNLABELLED
+    present, inverse = np.unique(codes[labelled], return_inverse=True)
+    codes = codes.copy()
+    codes[labelled] = inverse
+    return codes, [names[c] for c in present]
+
+
 def nodes_to_keep(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
     """Nodes a Graph keeps: (``drop_unlabelled``) the labelled ones, then (``lcc``) the largest connected component.
 
@@ -484,11 +502,8 @@ def nodes_to_keep(S, codes, *, lcc, drop_unlabelled=False, allow_none=False):
         "components": 1,
         "vanished": [],
     }
-    if not labelled.any() and not allow_none:
-        raise ValueError(
-            f"no node has a label: all {n} labels mark unlabelled nodes (-1, NaN or None); give at least one "
-            "node a label, or pass class_names=[...] to start from no label (e.g. to label by hand)"
-        )
+    if not allow_none:
+        _require_a_label(labelled)
     if lcc:
         S_kept = S[keep][:, keep] if keep.size < n else S
         k = n_components(S_kept)
@@ -535,16 +550,8 @@ def _split(cls, S, codes, names, class_names, name, features, node_ids, info, st
     the part's index, ``info["n_components"]`` the number of parts.
     """
     if class_names is None:  # renumber over the classes of the labelled nodes, all parts together
-        labelled = codes != UNLABELLED
-        present, inverse = np.unique(codes[labelled], return_inverse=True)
-        codes = codes.copy()
-        codes[labelled] = inverse
-        names = [names[c] for c in present]
-    if not np.any(codes != UNLABELLED) and class_names is None:
-        raise ValueError(
-            f"no node has a label: all {S.shape[0]} labels mark unlabelled nodes (-1, NaN or None); "
-            "give at least one node a label, or pass class_names=[...]"
-        )
+        _require_a_label(codes != UNLABELLED)
+        codes, names = _renumber_labelled(codes, names)
     _, comp = csgraph.connected_components(S, directed=False)
     sizes = np.bincount(comp)
     ranked = sorted(np.flatnonzero(sizes >= 2), key=lambda c: (-sizes[c], c))
@@ -769,7 +776,7 @@ class Graph:
             warnings.warn(
                 f"{name}: {report['unlabelled_kept']} of {keep.size} nodes are unlabelled (-1, NaN or None): "
                 "kept with their edges (g.labelled marks the others)",
-                DataWarning,
+                UnlabelledNodesWarning,
                 stacklevel=stacklevel,
             )
         if keep.size < n:
@@ -778,11 +785,7 @@ class Graph:
             features = None if features is None else features[keep]
             node_ids = None if node_ids is None else node_ids[keep]
         if class_names is None:  # renumber over the classes still present among the labelled nodes
-            labelled = codes != UNLABELLED
-            present, inverse = np.unique(codes[labelled], return_inverse=True)
-            codes = codes.copy()
-            codes[labelled] = inverse
-            names = [names[c] for c in present]
+            codes, names = _renumber_labelled(codes, names)
         info = dict(info or {})
         info["unlabelled"] = int(report["unlabelled_kept"])
         return cls(S.tocsr(), codes, names, name, features, node_ids, info)

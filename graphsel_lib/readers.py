@@ -54,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validation import DataWarning
+from ._validation import DataWarning, UnlabelledNodesWarning
 
 __all__ = ["read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
 
@@ -361,7 +361,6 @@ def _class_codes(per_node, class_names=None, path=None):
 
 
 # --------------------------------------------------------------------------- Graph
-_UNLABELLED_SAID = r"[^:]*: \d+ of \d+ nodes are unlabelled \(-1, NaN or None\): kept with their edges[^;]*$"
 
 
 def _plural(k, word):
@@ -467,7 +466,7 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
     info = dict(kwargs.pop("info", None) or {})
     node_ids = names if int_names else names.astype(object)
     with warnings.catch_warnings():  # the unlabelled nodes were counted above, by kind
-        warnings.filterwarnings("ignore", message=_UNLABELLED_SAID, category=DataWarning)
+        warnings.simplefilter("ignore", UnlabelledNodesWarning)
         g = graph_cls.from_edges(
             edges,
             _class_codes(per_node, kwargs.get("class_names"), labels_path),
@@ -542,5 +541,5 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
         warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
     G.remove_edges_from(loops)
     with warnings.catch_warnings():  # the unlabelled nodes were counted above
-        warnings.filterwarnings("ignore", message=_UNLABELLED_SAID, category=DataWarning)
+        warnings.simplefilter("ignore", UnlabelledNodesWarning)
         return graph_cls.from_networkx(G, label_attr, weight=weight, name=name, **kwargs)
