@@ -125,7 +125,7 @@ class Card:
             )
         )  # fmt: skip
 
-    def variant(self, paper, item, dataset, method, reading, published, ours, ours_std, tol=None):
+    def variant(self, paper, item, dataset, method, reading, published, ours, ours_std):
         self.variants.append(dict(paper=paper, item=item, dataset=dataset, method=method, reading=reading,
                                   published=published, ours=ours, ours_std=ours_std, delta=ours - published))  # fmt: skip
 
