@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import math
@@ -146,7 +147,7 @@ def library_code_hash(modules, *, root=LIBRARY_ROOT) -> str:
     docstrings, so a comment or docstring edit keeps the cache and a change of an
     update rule, a compiled kernel or a helper they call does not.
     """
-    seen, todo = set(), sorted(modules)
+    seen, code, todo = set(), {}, sorted(modules)
     while todo:
         name = todo.pop()
         if name in seen or not name.startswith("graphsel_lib"):
@@ -155,14 +156,22 @@ def library_code_hash(modules, *, root=LIBRARY_ROOT) -> str:
         if path is None:
             continue
         seen.add(name)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        todo += sorted(_library_imports(name, tree, path.name == "__init__.py", root) - seen)
+        stat = path.stat()
+        imports, code[name] = _module_code(name, str(path), stat.st_mtime_ns, stat.st_size, str(root))
+        todo += sorted(set(imports) - seen)
     h = hashlib.sha256()
     for name in sorted(seen):
-        tree = _without_docstrings(ast.parse(_module_file(name, root).read_text(encoding="utf-8")))
         h.update(name.encode())
-        h.update(ast.dump(tree, include_attributes=False).encode())
+        h.update(code[name].encode())
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=512)
+def _module_code(name, path, mtime_ns, size, root):
+    """``(library modules it imports, its syntax tree without docstrings)`` of one file, read once per version."""
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    imports = tuple(sorted(_library_imports(name, tree, Path(path).name == "__init__.py", Path(root))))
+    return imports, ast.dump(_without_docstrings(tree), include_attributes=False)
 
 
 def _modules_of(description) -> set:
