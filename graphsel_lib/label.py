@@ -39,6 +39,7 @@ import numpy as np
 
 from ._atomic import atomic_write
 from .online import MarginSampling, Relaxation, Session, node_ids, session_file
+from .online.relaxation import kernel_for
 
 __all__ = ["UNLABELLED", "Labelling", "LabellingPanel", "Question", "answers_path", "main"]
 
@@ -109,8 +110,7 @@ def _read(edges, labels):
 def _learner(graph, b=B):
     """The default learner: margin sampling around the relaxation learner, beta = 0.1 n."""
     n = graph.n_nodes
-    kernel = "exact" if n <= 6000 else "push"
-    return MarginSampling(Relaxation(graph.adjacency, beta=BETA_PER_NODE * n, kernel=kernel), b=b)
+    return MarginSampling(Relaxation(graph.adjacency, beta=BETA_PER_NODE * n, kernel=kernel_for(n)), b=b)
 
 
 class Labelling:

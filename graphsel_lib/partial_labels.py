@@ -37,6 +37,7 @@ import pandas as pd
 from . import online, transductive
 from ._validation import UNLABELLED, DataWarning
 from .experiments import pick_best
+from .online.relaxation import kernel_for
 
 __all__ = [
     "parts_summary",
@@ -124,8 +125,7 @@ def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
     """The relaxation learner (notebooks 34–35) with ``beta = beta_fraction * n``, as a predictor."""
 
     def make(g):
-        kernel = "exact" if g.n_nodes <= 6_000 else "push"
-        return online.Relaxation(g.adjacency, beta=beta_fraction * g.n_nodes, kernel=kernel)
+        return online.Relaxation(g.adjacency, beta=beta_fraction * g.n_nodes, kernel=kernel_for(g.n_nodes))
 
     return online_predictor("relaxation learner", f"beta = {beta_fraction:g} n", make, seed=seed)
 

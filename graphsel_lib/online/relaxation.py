@@ -88,6 +88,8 @@ __all__ = [
     "relaxation_kernel",
     "relaxation_kernel_trace",
     "KERNELS",
+    "MAX_DENSE_NODES",
+    "kernel_for",
 ]
 
 KERNELS = ("exact", "push")
@@ -102,6 +104,14 @@ def node_ids(n):
     if n < 1:
         raise ValueError(f"n must be a positive number of nodes, got {n}")
     return np.arange(n, dtype=np.float64)[None, :]
+
+
+MAX_DENSE_NODES = 6000  #: the largest graph the exact (dense) kernel is built for
+
+
+def kernel_for(n_nodes):
+    """``"exact"`` up to :data:`MAX_DENSE_NODES` nodes (a dense K, built once), ``"push"`` beyond (FastONL)."""
+    return "exact" if n_nodes <= MAX_DENSE_NODES else "push"
 
 
 def read_node_id(x, n, seen):
@@ -225,7 +235,7 @@ def _kernel_inverse(S, deg, beta):
     return A
 
 
-def relaxation_kernel(S, beta, *, max_nodes=6000):
+def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
     """Dense ``K = (L_sym/(2β) + I/(2n))^{-1}`` by a Cholesky factorisation (small graphs).
 
     Raises ``ValueError`` for ``β ≤ 0``, isolated nodes, or more than ``max_nodes`` nodes.
@@ -240,7 +250,7 @@ def relaxation_kernel(S, beta, *, max_nodes=6000):
     return (K + K.T) / 2
 
 
-def relaxation_kernel_trace(S, beta, *, max_nodes=6000):
+def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
     """``trace K = Σ_i 1/(λ_i/(2β) + 1/(2n))`` over the eigenvalues λ_i of ``L_sym`` (dense, small graphs)."""
     S, deg = _check_graph(S)
     beta = _check_beta(beta)
@@ -314,7 +324,15 @@ class Relaxation(Params):
     multiclass = True
 
     def __init__(
-        self, S, *, beta, kernel="exact", eps=1e-4, tau0=None, push_backend="auto", max_dense_nodes=6000
+        self,
+        S,
+        *,
+        beta,
+        kernel="exact",
+        eps=1e-4,
+        tau0=None,
+        push_backend="auto",
+        max_dense_nodes=MAX_DENSE_NODES,
     ):
         S, deg = _check_graph(S)
         self.beta = _check_beta(beta)
