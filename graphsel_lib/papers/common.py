@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "IMDB_PAPER_NAME",
+    "N_JOBS",
     "PROFILES",
     "STAND_IN",
     "ProfileProtocol",
@@ -37,6 +38,9 @@ def is_smoke(profile: str) -> bool:
         raise ValueError(f"profile must be 'smoke' or 'full', got {profile!r}")
     return profile == "smoke"
 
+
+#: Worker processes for the papers' sweeps (each with one BLAS thread: the same seed gives the same numbers).
+N_JOBS = 2
 
 STAND_IN = "citeseer"  #: stands in for IMDB (not available to us) in gu2013's and yang2016's tables
 #: Our data set -> the paper's name (CiteSeer is compared with nothing: it stands in for IMDB).

@@ -25,7 +25,7 @@ import graphsel_lib as gs
 from graphsel_lib import plotting
 from graphsel_lib.experiments import evaluate, random_orders, tune, tuning_order
 from graphsel_lib.online import CMOG, MSG, MarginSampling, RandomQueries, Relaxation, node_ids, run
-from graphsel_lib.papers.common import ProfileProtocol, is_smoke
+from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, is_smoke
 from graphsel_lib.tables import write_table
 
 __all__ = [
@@ -68,7 +68,6 @@ FULL_TOL_FLOOR = 0.002  #: notebook 35: "within one std of full supervision" mea
 REFERENCE_QUOTED = (
     0.005  #: the reference runs are quoted to two decimals: within this counts as reaching them
 )
-N_JOBS = 2
 REF_LABEL = "FastONL code, reference run (1 order)"
 
 

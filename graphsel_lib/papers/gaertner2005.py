@@ -26,7 +26,7 @@ from sklearn.model_selection import StratifiedKFold
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
-from graphsel_lib.papers.common import is_smoke, span
+from graphsel_lib.papers.common import N_JOBS, is_smoke, span
 from graphsel_lib.tables import write_table
 from graphsel_lib.transductive import (
     balance_epsilon,
@@ -251,7 +251,6 @@ def protocol(profile: str = "full") -> Protocol:
     return Protocol(profile, UCI_FULL, FOUR)
 
 
-N_JOBS = 2  #: worker processes for the data sets of Table 1 (one BLAS thread each)
 T1M = {"knn": "transductive GP (kNN graph)", "rbf": "transductive GP (RBF)", "ind": "inductive GP (RBF)"}
 
 

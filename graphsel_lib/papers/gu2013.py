@@ -23,7 +23,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
 from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling, run
-from graphsel_lib.papers.common import IMDB_PAPER_NAME, STAND_IN, ProfileProtocol, is_smoke, span
+from graphsel_lib.papers.common import IMDB_PAPER_NAME, N_JOBS, STAND_IN, ProfileProtocol, is_smoke, span
 from graphsel_lib.tables import write_table
 
 __all__ = [
@@ -124,7 +124,6 @@ Q_CLOSE = 0.10  #: a query count within 10 % of the published mean is "close" (n
 MAX_RATIO, MAX_EXCESS = 0.80, 0.01  #: "comparable while querying fewer": ratio <= 0.8, error <= OLLGC + 0.01
 KAPPA = 0.4  #: SSLGC's query exponent in Table 2 and Figs. 1-2 (gu2013 fixes 0.4)
 BIAS_B = 1.0  #: the constant feature sqrt(b) of ``gs.add_bias``
-N_JOBS = 2
 METHODS = ["GPA", "OLLGC", "SSLGC"]
 #: (bias, error definition) of the four configurations notebook 20 runs.
 CONFIGS = [(True, "binary"), (False, "binary"), (True, "multiclass"), (False, "multiclass")]

@@ -22,7 +22,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
 from graphsel_lib.online import BBQ, CMOG, DGS, GPA, MSG, BBQEps, OneVsRest, run
-from graphsel_lib.papers.common import IMDB_PAPER_NAME, STAND_IN, ProfileProtocol, is_smoke, span
+from graphsel_lib.papers.common import IMDB_PAPER_NAME, N_JOBS, STAND_IN, ProfileProtocol, is_smoke, span
 from graphsel_lib.tables import write_table
 
 __all__ = [
@@ -123,7 +123,6 @@ TOL = {"MSG": 0.02}
 TOL_OTHER = 0.03
 RULE_METHODS = ["BBQ", "BBQ_eps", "DGS", "MSG"]  #: the query-rule methods that pick the headline setting
 BIAS_B = 1.0  #: the constant feature sqrt(b) of ``gs.add_bias``
-N_JOBS = 2
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from sklearn.datasets import load_digits
 
 from graphsel_lib import experiments as ex
 from graphsel_lib import plotting
-from graphsel_lib.papers.common import is_smoke
+from graphsel_lib.papers.common import N_JOBS, is_smoke
 from graphsel_lib.tables import write_table
 from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
 
@@ -44,7 +44,6 @@ __all__ = [
 PUBLISHED = pd.DataFrame(columns=["pair", "labels", "method", "error"])
 #: The methods of notebook 40, in the order of the table and the figure.
 METHODS = ("HEM σ₀", "HEM CV", "MinEnt", "LOOHL", "LOOHL (pure)")
-N_JOBS = 2  #: worker processes (one BLAS thread each: the same seed gives the same numbers)
 
 
 @dataclass(frozen=True)
