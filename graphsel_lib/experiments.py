@@ -6,6 +6,8 @@
   (scores within a relative ``TIE_RTOL`` = 1e-9, i.e. equal but for rounding)
   going to the first setting in grid order (:func:`pick_best`; grids list the
   smallest value first), and the margin that decided reported;
+* a selective sampler run at a given label budget has its query parameter
+  set on the same held-out order (:func:`tune_to_budget`, bisection);
 * mean ± std over the orders, paired t-test between methods (95 %);
 * orders run in parallel with joblib (local processes by default; a Dask
   cluster through joblib's ``"dask"`` backend when a ``distributed.Client`` is
@@ -51,6 +53,8 @@ __all__ = [
     "tune",
     "pick_best",
     "tuning_note",
+    "tune_to_budget",
+    "Budget",
     "Pick",
     "TIE_RTOL",
     "learner_key",
@@ -514,6 +518,87 @@ def tune(
     table["chosen"] = np.arange(len(points)) == pick.index
     table["margin"] = table[metric] - table[metric].iloc[pick.index]
     return points[pick.index], table
+
+
+class Budget(NamedTuple):
+    """What :func:`tune_to_budget` chose: the value, its label count on the tuning order, the target, the steps.
+
+    ``hit`` is whether the count is within the relative tolerance of the
+    target; otherwise ``value`` is the tried value whose count came nearest
+    (a jump in the count, or a target outside the range the bounds give).
+    """
+
+    value: float
+    count: float
+    target: float
+    hit: bool
+    steps: int
+
+
+def tune_to_budget(
+    make_learner,
+    param,
+    bounds,
+    M,
+    y,
+    order,
+    target,
+    *,
+    count="n_queried",
+    log=True,
+    rtol=0.02,
+    max_steps=40,
+    seed=0,
+    n_classes=None,
+    cache=True,
+) -> Budget:
+    """The query parameter at which a selective sampler asks for ``target`` labels on a held-out order.
+
+    ``make_learner(**{param: v})`` builds the sampler; its label count
+    (the metric ``count`` of :func:`evaluate`: ``n_queried``, or
+    ``binary_n_queried`` for the mean over one-vs-rest learners) must be
+    monotone in ``v`` on ``bounds = (lo, hi)``, increasing or decreasing:
+    the direction is read from the two ends. Bisection (in ``log v`` when
+    ``log``) stops when the count is within ``rtol · target`` or after
+    ``max_steps`` runs; the value returned is the tried one nearest the
+    target (a tie goes to the one tried first). Each run is one pass over
+    ``order`` (use :func:`tuning_order`, never an evaluation order), cached
+    like :func:`evaluate`.
+    """
+    from functools import partial
+
+    lo, hi = (float(b) for b in bounds)
+    if not (lo < hi) or (log and lo <= 0):
+        raise ValueError(
+            f"bounds must be (lo, hi) with lo < hi{' and lo > 0 (log scale)' if log else ''}; got {bounds}"
+        )
+    if not (np.isfinite(target) and target >= 0):
+        raise ValueError(f"target must be a label count >= 0, got {target}")
+    order = np.asarray(order)[None, :]
+    tried = []
+
+    def at(v):
+        row = evaluate(partial(make_learner, **{param: v}), M, y, order, seed=seed, n_classes=n_classes,
+                       n_jobs=1, cache=cache).iloc[0]  # fmt: skip
+        if count not in row:
+            raise ValueError(f"count {count!r} is not a metric of this learner; it has {list(row.index)}")
+        tried.append((v, float(row[count])))
+        return float(row[count])
+
+    c_lo, c_hi = at(lo), at(hi)
+    rising = c_hi >= c_lo
+    inside = min(c_lo, c_hi) <= target <= max(c_lo, c_hi)
+    a, b = (math.log(lo), math.log(hi)) if log else (lo, hi)
+    while inside and len(tried) < max_steps and min(abs(c - target) for _, c in tried) > rtol * target:
+        mid = (a + b) / 2
+        c = at(math.exp(mid) if log else mid)
+        if (c < target) == rising:
+            a = mid
+        else:
+            b = mid
+    gaps = [abs(c - target) for _, c in tried]
+    k = int(np.argmin(gaps))
+    return Budget(tried[k][0], tried[k][1], float(target), bool(gaps[k] <= rtol * target), len(tried))
 
 
 def tuning_note(table, metric="error_rate") -> str:

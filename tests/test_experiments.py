@@ -529,3 +529,32 @@ def test_cache_key_follows_the_code_a_learner_runs(tmp_path):
     kernels = root / "online" / "_kernels.py"  # a compiled primitive the pass calls (imported by the loop)
     kernels.write_text(kernels.read_text() + "\nY = 2\n")
     assert ex.library_code_hash(modules, root=root) != base
+
+
+def test_tune_to_budget_hits_the_target_count_on_the_tuning_order():
+    g = gs.load_dataset("cora")
+    M = gs.add_bias(gs.spectral_embedding(g.adjacency, 20).M)
+    order = ex.tuning_order(g.n_nodes, seed=0)
+    make = gs.online.BBQ
+    lo, hi = (gs.online.run(make(kappa=k), M, g.labels, order=order).n_queried for k in (0.05, 1.0))
+    target = (lo + hi) / 2
+    b = ex.tune_to_budget(make, "kappa", (0.05, 1.0), M, g.labels, order, target, cache=False)
+    assert b.hit and abs(b.count - target) <= 0.02 * target and b.steps <= 40
+    # the count the run reports is the learner's own on that order and value
+    assert gs.online.run(make(kappa=b.value), M, g.labels, order=order).n_queried == b.count
+    # a decreasing knob (BBQ_eps: a smaller eps queries more) is found the same way
+    e = ex.tune_to_budget(gs.online.BBQEps, "eps", (1e-5, 1.0), M, g.labels, order, target, cache=False)
+    assert e.hit and abs(e.count - target) <= 0.02 * target
+
+
+def test_tune_to_budget_says_when_the_target_is_out_of_reach(karate):
+    M, y = karate
+    order = ex.tuning_order(len(y), seed=0)
+    b = ex.tune_to_budget(gs.online.BBQ, "kappa", (0.1, 0.2), M, y, order, len(y) + 5, cache=False)
+    assert not b.hit and b.steps == 2  # both ends tried, the target above either: nothing to bisect
+    with pytest.raises(ValueError, match="lo < hi"):
+        ex.tune_to_budget(gs.online.BBQ, "kappa", (0.2, 0.1), M, y, order, 10)
+    with pytest.raises(ValueError, match="lo > 0"):
+        ex.tune_to_budget(gs.online.BBQ, "kappa", (0.0, 1.0), M, y, order, 10)
+    with pytest.raises(ValueError, match="not a metric"):
+        ex.tune_to_budget(gs.online.BBQ, "kappa", (0.1, 1.0), M, y, order, 10, count="n_asked", cache=False)

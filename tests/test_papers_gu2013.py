@@ -161,3 +161,13 @@ def test_features_add_the_constant_feature(t2):
     assert X.shape == (M.shape[0] + 1, M.shape[1]) and np.allclose(X[-1], np.sqrt(gu.BIAS_B))
     mu, table = gu.tuned_mu("OLLGC", X, g, t2.protocol)
     assert mu in t2.protocol.mu_grid and len(table) == len(t2.protocol.mu_grid)
+
+
+def test_at_budget_smoke(t2):
+    """SSLGC's kappa set on the held-out order to the published count; mu is Table 2's."""
+    at = gu.at_budget("smoke", verbose=False)
+    r = at.iloc[0]
+    assert list(at.dataset) == ["Cora"] and r.method == "SSLGC"
+    assert r.published == gu.published("Cora", "SSLGC")[0] and r["published #queried"] == 1525.48
+    assert r.hit and abs(r["held-out #queried"] / r["published #queried"] - 1) <= 0.02
+    assert r.mu == t2.target("cora", "SSLGC").mu

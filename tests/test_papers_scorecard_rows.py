@@ -70,3 +70,22 @@ def test_verdict_text_wraps_and_sets_stand_ins_apart():
     assert max(len(line) for line in text.splitlines()) <= 110
     assert "On stand-in data sets (no verdict on the paper)" in text and "robustness:" in text
     assert text.count("**") == 2 * sc.paper.nunique()
+
+
+def test_a_reading_with_its_own_label_count_is_judged_at_that_budget():
+    """A reading of a selective sampler that asks for 60 % more labels than published is at best close."""
+    base = dict(paper="p", item="T", dataset="d", method="m", ours_std=0.001, n_runs=20, z=np.nan, note="")
+    sc = pd.DataFrame([
+        dict(base, quantity="error", published=0.2, ours=0.25, delta=0.05, tolerance=0.03, verdict="differs"),
+        dict(base, quantity="queried", published=1000.0, ours=1000.0, delta=0.0, tolerance=250.0,
+             verdict="reproduced"),
+    ])  # fmt: skip
+    variants = pd.DataFrame([
+        dict(paper="p", item="T", dataset="d", method="m", reading="r", published=0.2, ours=0.201, ours_std=0.001,
+             queried=1600.0),
+        dict(paper="p", item="T", dataset="d", method="m", reading="s", published=0.2, ours=0.2002, ours_std=0.001,
+             queried=1010.0),
+    ])  # fmt: skip
+    table = rows.reading_sensitivity(sc, variants).set_index("reading")
+    assert table.loc["r", "which"] == "d · m: differs -> close"
+    assert table.loc["s", "which"] == "d · m: differs -> reproduced"

@@ -215,3 +215,25 @@ def test_common_helpers():
 def test_results_are_data_frames(t1, f2):
     for df in (t1.summary, t1.error_vs_published, f2.curve, f2.matched):
         assert isinstance(df, pd.DataFrame) and len(df)
+
+
+def test_at_budget_smoke():
+    """Each sampler set on the held-out order to the published label count, then run on the orders."""
+    ab = yang.at_budget("smoke", verbose=False)
+    assert list(ab.method) == list(yang.BUDGET_KNOB) and set(ab.dataset) == {"Cora"}
+    hit = ab[ab.hit]
+    assert len(hit) and ((hit["held-out #queried"] / hit["published #queried"] - 1).abs() <= 0.02).all()
+    assert (ab.parameter == [yang.BUDGET_KNOB[m][0] for m in ab.method]).all()
+    assert list(ab.published) == [yang.published("Cora", m)[0] for m in ab.method]
+    assert (ab.orders == yang.protocol("smoke").n_orders).all()
+
+
+def test_gamma_tuned_smoke(t1):
+    """gamma tuned jointly with each baseline's grid; the gamma = 1 column is Table I's own run."""
+    gt = yang.gamma_tuned("smoke", verbose=False)
+    assert list(gt.method) == list(yang.GAMMA_METHODS)
+    gammas = gt.tuned.str.extract(r"gamma=([\d.e+-]+)")[0].astype(float)
+    assert set(gammas) <= set(yang.GAMMA_GRID)
+    for _, r in gt.iterrows():
+        headline = t1.ours("cora", yang.HEADLINE.bias, r.method)  # gamma_tuned uses the headline features
+        assert r["ours (gamma=1)"] == pytest.approx(headline.error_rate_mean)
