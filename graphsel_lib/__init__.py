@@ -10,9 +10,10 @@ The public API::
 import importlib
 from importlib import metadata as _metadata
 
-from . import active, bounds, datasets, explore, online, transductive
+from . import active, bounds, datasets, online, transductive
 from ._validation import DataWarning
 from .about import show_versions
+from .collection import explore
 from .datasets import list_datasets, load_dataset
 from .graph import (
     Graph,

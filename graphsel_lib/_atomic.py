@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 __all__ = ["atomic_path", "atomic_write"]
@@ -25,23 +25,25 @@ def atomic_path(path, *, suffix=None):
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.",
-        suffix=".tmp" + (path.suffix if suffix is None else suffix),
-        dir=path.parent,
-    )
-    os.close(fd)
-    tmp = Path(tmp)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a finished file gets the usual mode
+    end = ".tmp" + (path.suffix if suffix is None else suffix)
+    tmp = None
     try:
+        while True:
+            # The name is bound before the file exists, so an interrupt at any point (even between creating the
+            # file and the next line) finds it for the cleanup below; O_EXCL never reuses another writer's file.
+            tmp = path.parent / f".{path.name}.{secrets.token_hex(8)}{end}"
+            try:
+                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))  # the usual mode (umask)
+                break
+            except FileExistsError:
+                tmp = None
         yield tmp
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise
 
 

@@ -94,7 +94,7 @@ GRIDS = {
     "beta_fraction": (0.01, 0.05, 0.1, 0.3),
 }
 
-#: The atlas's variants of a learner's look (the learners' own: :data:`graphsel_lib.plotting.ALGORITHM_STYLES`).
+#: The atlas's variants of a learner's look (the learners' own: :data:`graphsel_lib.collection.plotting.ALGORITHM_STYLES`).
 VARIANTS = {
     "WTA (7 trees)": ("WTA", {"color": "#006D4F", "marker": "X"}),
     "relaxation + margin": ("relaxation", {"linestyle": ":"}),
@@ -316,7 +316,7 @@ def pool_panel(profile: str = "full", seed: int = 0) -> pd.DataFrame:
 
 
 def _style(name):
-    from .plotting import algorithm_style
+    from .collection.plotting import algorithm_style
 
     base, changes = VARIANTS.get(name, (name, {}))
     return {**algorithm_style(base), **changes}
@@ -324,7 +324,7 @@ def _style(name):
 
 def draw_atlas(stream: pd.DataFrame, pool: pd.DataFrame):
     """Two rows, one column per data set: the stream panel on top, the pool panel below (never on one axis)."""
-    from . import plotting
+    from .collection import plotting
 
     datasets = list(dict.fromkeys(stream["dataset"]))
     fig, axes = plotting.subplots(2, len(datasets), size=(7.0, 5.6), squeeze=False)

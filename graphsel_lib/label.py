@@ -547,7 +547,7 @@ class LabellingPanel:
     def _ipython_display_(self):
         from IPython.display import display
 
-        from .explore import is_headless
+        from .collection.explore import is_headless
 
         if is_headless():
             print(self.text())

@@ -39,7 +39,7 @@ def smoke_run(tmp_path_factory):
 
     Returns ``(build_dir, figures_dir, exit_status, source_bytes_before)``.
     """
-    from graphsel_lib import reproduce
+    from graphsel_lib.collection import reproduce
     from graphsel_lib.paths import project_root
 
     notebooks = sorted((project_root() / "notebooks").glob("[0-9][0-9]_*.ipynb"))

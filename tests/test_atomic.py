@@ -81,8 +81,8 @@ WRITER = textwrap.dedent(
     matplotlib.use("agg")
     import numpy as np
     import pandas as pd
-    from graphsel_lib.plotting import savefig, subplots
-    from graphsel_lib.tables import write_table
+    from graphsel_lib.collection.plotting import savefig, subplots
+    from graphsel_lib.collection.tables import write_table
 
     out, n = sys.argv[1], int(sys.argv[2])
     rng = np.random.default_rng(0)
@@ -121,7 +121,7 @@ def _check_outputs(folder):
     matplotlib.use("agg")
     import matplotlib.image as mpimg
 
-    from graphsel_lib.tables import read_table
+    from graphsel_lib.collection.tables import read_table
 
     assert _leftovers(folder) == []
     assert sorted(p.name for p in folder.iterdir()) == ["big.csv", "big.md", "big.pdf", "big.png"]

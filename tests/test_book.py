@@ -1,7 +1,7 @@
 """The HTML book, read in a real browser with no network.
 
 The smoke pipeline's executed notebooks (the session fixture ``smoke_run``) are
-rendered with :func:`graphsel_lib.book.build`, served on 127.0.0.1 and opened
+rendered with :func:`graphsel_lib.collection.book.build`, served on 127.0.0.1 and opened
 in headless Chromium (Debian's ``chromium``, driven by playwright; no browser is
 downloaded). Every request that leaves 127.0.0.1 is blocked and counted as a
 failure. On every page: math rendered (no raw ``$...$`` or ``\\(...\\)`` left
@@ -18,7 +18,7 @@ import re
 import pytest
 from book_check import check_book, find_chromium
 
-from graphsel_lib import book
+from graphsel_lib.collection import book
 from graphsel_lib.paths import project_root
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]

@@ -2,7 +2,7 @@
 
 Every chapter 01–13 opens with learning objectives, prerequisites, time and
 difficulty and ends with key takeaways before its exercises
-(:mod:`graphsel_lib.course` says the form); the notation and bibliography
+(:mod:`graphsel_lib.collection.course` says the form); the notation and bibliography
 pages exist and every chapter links to them. A student reads a chapter in
 JupyterLab before running it, so a code cell is short enough to take in at a
 glance (at most 30 lines in chapters 00–13), and no hidden cell longer than 10
@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from graphsel_lib import course
+from graphsel_lib.collection import course
 from graphsel_lib.paths import project_root
 
 ROOT = project_root()

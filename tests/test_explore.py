@@ -2,7 +2,7 @@
 
 import pytest
 
-from graphsel_lib import explore as ex
+from graphsel_lib.collection import explore as ex
 
 
 def test_headless_calls_once_at_the_defaults(monkeypatch):

@@ -12,7 +12,8 @@ import scipy.sparse as sp  # noqa: E402
 from scipy.sparse import csgraph  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
-from graphsel_lib import bounds, graph, plotting  # noqa: E402
+from graphsel_lib import bounds, graph  # noqa: E402
+from graphsel_lib.collection import plotting  # noqa: E402
 
 
 def _adj(G):

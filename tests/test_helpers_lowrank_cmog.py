@@ -10,7 +10,8 @@ import pytest  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
 from conftest import random_connected_graph  # noqa: E402
-from graphsel_lib import bounds, plotting  # noqa: E402
+from graphsel_lib import bounds  # noqa: E402
+from graphsel_lib.collection import plotting  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

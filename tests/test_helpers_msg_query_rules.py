@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from conftest import dense_embedding, random_connected_graph, smooth_labels
-from graphsel_lib import bounds, plotting
+from graphsel_lib import bounds
+from graphsel_lib.collection import plotting
 from graphsel_lib.online import BBQ, CMOG, MSG, BBQEps, run
 from graphsel_lib.online.cmog_msg import definition1_target
 

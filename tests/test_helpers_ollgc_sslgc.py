@@ -9,7 +9,8 @@ import pytest  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
 from conftest import dense_embedding, random_connected_graph  # noqa: E402
-from graphsel_lib import bounds, plotting  # noqa: E402
+from graphsel_lib import bounds  # noqa: E402
+from graphsel_lib.collection import plotting  # noqa: E402
 
 
 def _labels(rng, n):

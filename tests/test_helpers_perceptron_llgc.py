@@ -6,7 +6,7 @@
   ``bias_feature_table`` (the bias feature on one-vs-rest learners);
 * :mod:`graphsel_lib.transductive.llgc`: ``llgc_form_deviations``, ``llgc_low_rank`` and
   ``llgc_truncation_error`` (gu2013 Eq. 2–5 and the rank-``d`` kernel);
-* :mod:`graphsel_lib.plotting`: the figures of both chapters.
+* :mod:`graphsel_lib.collection.plotting`: the figures of both chapters.
 """
 
 import sys
@@ -19,7 +19,8 @@ import pytest
 import graphsel_lib as gs
 import graphsel_lib.transductive as T
 from conftest import random_connected_graph
-from graphsel_lib import bounds, plotting
+from graphsel_lib import bounds
+from graphsel_lib.collection import plotting
 
 
 def _graph(seed=0, n=14, p=0.25):

@@ -10,8 +10,8 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import softmax
 
-from graphsel_lib import plotting
 from graphsel_lib import transductive as T
+from graphsel_lib.collection import plotting
 from graphsel_lib.transductive import reference as R
 
 

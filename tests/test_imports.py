@@ -34,10 +34,8 @@ ALGORITHM_LAYER = (
     "graph", "readers", "spectral", "bounds", "knn", "online", "transductive", "datasets",
     "_validation", "_atomic", "paths",
 )  # fmt: skip
-COLLECTION_TOOLING = (
-    "reproduce", "book", "provenance", "scorecard", "tables", "plotting", "report", "explore",
-    "compare", "course", "papers",
-)  # fmt: skip
+#: ``collection/`` holds the tooling; ``reproduce`` and ``book`` are the two ``python -m`` entry points into it.
+COLLECTION_TOOLING = ("collection", "reproduce", "book", "papers")
 WORKFLOWS = ("experiments", "partial_labels", "label")
 SHARED_PRIVATE = ("graphsel_lib._validation", "graphsel_lib._atomic")
 
@@ -217,7 +215,7 @@ def test_layers_and_private_names():
     [
         (f"{LIB}.online.cmog_msg", f"{LIB}.online", "run"),  # upward
         (f"{LIB}.online.cmog_msg", f"{LIB}", "load_dataset"),  # upward to the root
-        (f"{LIB}.spectral", f"{LIB}.tables", "latex_table"),  # layers
+        (f"{LIB}.spectral", f"{LIB}.collection.tables", "latex_table"),  # layers
         (f"{LIB}.graph", f"{LIB}.experiments", None),  # layers: a workflow
         (f"{LIB}.experiments", f"{LIB}.online._params", "learner_params"),  # a private module of online
         (f"{LIB}.bounds", f"{LIB}.transductive._common", "one_hot"),

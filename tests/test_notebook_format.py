@@ -133,7 +133,7 @@ def test_theory_chapters_end_with_exercises_and_have_solutions(path):
 
 @needs_notebooks
 def test_at_least_four_chapters_have_an_explorer():
-    """Explorers (sliders in Jupyter, one static figure headless) go through ``graphsel_lib.explore``."""
+    """Explorers (sliders in Jupyter, one static figure headless) go through ``graphsel_lib.collection.explore``."""
     with_explorer = [p.stem for p in NOTEBOOKS if "explore(" in "".join(c.source for c in _read(p)[1])]
     assert len(with_explorer) >= 4, f"explorers only in {with_explorer}"
 

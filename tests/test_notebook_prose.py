@@ -7,7 +7,7 @@
   from an earlier run, which no code checks, is what drifts. References
   (``Sec. 3.1``, ``Eq. 8b``, ``Table 2``, a year) are not numbers of this kind.
   Sentences that quote a computed value are best rendered from it
-  (``graphsel_lib.report.md``), which this check does not see: they cannot drift.
+  (``graphsel_lib.collection.report.md``), which this check does not see: they cannot drift.
 * The project's own files never cite internal planning documents ("SPEC"):
   the reader has the repository and the papers, so the rule itself is stated.
 """
@@ -87,7 +87,7 @@ def test_numbers_in_prose_are_checked_by_code(path):
                 missing.append(f"cell {i}: {number}")
     assert not missing, (
         f"{path.name}: numbers in markdown that no code cell computes, asserts or prints as published "
-        "(render the sentence from the value with graphsel_lib.report.md, or assert it just before):\n  "
+        "(render the sentence from the value with graphsel_lib.collection.report.md, or assert it just before):\n  "
         + "\n  ".join(missing)
     )
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from graphsel_lib import scorecard
+from graphsel_lib.collection import scorecard
 from graphsel_lib.papers import scorecard_rows as rows
 from graphsel_lib.paths import project_root
 

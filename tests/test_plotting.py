@@ -9,8 +9,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from graphsel_lib import plotting  # noqa: E402
-from graphsel_lib.plotting import ALGORITHM_STYLES, algorithm_style, canonical_name, savefig, style, subplots  # noqa: E402
+from graphsel_lib.collection import plotting  # noqa: E402
+from graphsel_lib.collection.plotting import (  # noqa: E402
+    ALGORITHM_STYLES,
+    algorithm_style,
+    canonical_name,
+    savefig,
+    style,
+    subplots,
+)
 
 ALGORITHMS = ["GPA", "OLLGC", "SSLGC", "CMOG", "MSG", "BBQ", "BBQ-eps", "DGS", "Random", "relaxation"]
 
@@ -132,7 +139,7 @@ def test_show_displays_a_png_and_closes_the_figure(monkeypatch):
     """``plotting.show`` is how an explorer draws: an inline PNG under any backend, no file written."""
     import IPython.display
 
-    import graphsel_lib.plotting as P
+    import graphsel_lib.collection.plotting as P
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))

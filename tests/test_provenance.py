@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from graphsel_lib import provenance, reproduce
+from graphsel_lib.collection import provenance, reproduce
 from graphsel_lib.paths import project_root
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -31,14 +31,14 @@ def _notebook(body, seed=0):
 
 FIG = (
     "import pandas as pd\n"
-    "from graphsel_lib.plotting import savefig, subplots\n"
-    "from graphsel_lib.tables import write_table\n"
+    "from graphsel_lib.collection.plotting import savefig, subplots\n"
+    "from graphsel_lib.collection.tables import write_table\n"
     "fig, ax = subplots()\n"
     "ax.plot([0, 1], [seed, 1])\n"
     "savefig(fig, 'a_fig')\n"
     "write_table(pd.DataFrame({'seed': [seed]}), 'a_table')\n"
 )
-TABLE_ONLY = "import pandas as pd\nfrom graphsel_lib.tables import write_table\nwrite_table(pd.DataFrame({'x': [1]}), 'b_table')\n"
+TABLE_ONLY = "import pandas as pd\nfrom graphsel_lib.collection.tables import write_table\nwrite_table(pd.DataFrame({'x': [1]}), 'b_table')\n"
 
 
 @pytest.fixture(scope="module")

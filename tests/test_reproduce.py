@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from graphsel_lib import reproduce
+from graphsel_lib.collection import reproduce
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -34,8 +34,8 @@ GOOD = _notebook(
     "import os\n"
     "import matplotlib\n"
     "import pandas as pd\n"
-    "from graphsel_lib.plotting import savefig, subplots\n"
-    "from graphsel_lib.tables import write_table\n"
+    "from graphsel_lib.collection.plotting import savefig, subplots\n"
+    "from graphsel_lib.collection.tables import write_table\n"
     "assert matplotlib.get_backend().lower() == 'agg', matplotlib.get_backend()\n"
     "fig, ax = subplots()\n"
     "ax.plot([0, 1, 2], [seed, 1, 0])\n"
@@ -241,7 +241,7 @@ def test_matches(name, pattern, expected):
 
 def test_book_flag_renders_after_the_run(full_run, monkeypatch, tmp_path):
     """``--book`` runs the pipeline, then renders the book of that profile; failures still exit 1."""
-    from graphsel_lib import book
+    from graphsel_lib.collection import book
 
     root, *_ = full_run
     calls = []
@@ -274,7 +274,7 @@ def _table(folder, name, text):
 
 
 def test_compare_lists_every_differing_cell_and_keeps_times_apart(tmp_path, capsys):
-    from graphsel_lib import compare
+    from graphsel_lib.collection import compare
 
     old, new = tmp_path / "committed", tmp_path / "fresh"
     _table(old, "06_rows", "graph,error,pass s\npolblogs,0.3879,0.12\ncora,0.2000,0.30\n")
@@ -325,11 +325,11 @@ def test_parallel_runs_start_a_solution_after_its_chapter(tmp_path):
     nbdir = tmp_path / "notebooks"
     (nbdir / "solutions").mkdir(parents=True)
     chapter = _notebook(
-        "import time\nimport pandas as pd\nfrom graphsel_lib.tables import write_table\n"
+        "import time\nimport pandas as pd\nfrom graphsel_lib.collection.tables import write_table\n"
         "time.sleep(3)\nwrite_table(pd.DataFrame({'x': [1]}), '05_table')"
     )
     solution = _notebook(
-        "from graphsel_lib.tables import read_table\nassert read_table('05_table').x.tolist() == [1]"
+        "from graphsel_lib.collection.tables import read_table\nassert read_table('05_table').x.tolist() == [1]"
     )
     nbformat.write(chapter, nbdir / "05_chapter.ipynb")
     nbformat.write(solution, nbdir / "solutions" / "05_solutions.ipynb")

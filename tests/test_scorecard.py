@@ -1,10 +1,10 @@
-"""The scorecard's rules (graphsel_lib.scorecard) and the committed figures/90_scorecard.csv."""
+"""The scorecard's rules (graphsel_lib.collection.scorecard) and the committed figures/90_scorecard.csv."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from graphsel_lib import scorecard
+from graphsel_lib.collection import scorecard
 from graphsel_lib.paths import project_root
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphsel_lib.tables import read_table, render_markdown, write_table
+from graphsel_lib.collection.tables import read_table, render_markdown, write_table
 
 
 def _df():
@@ -120,7 +120,7 @@ def test_read_table_falls_back_to_runner_target(tmp_path, monkeypatch):
 
 
 def test_list_tables_searches_the_figures_and_target_folders(tmp_path, monkeypatch):
-    from graphsel_lib.tables import list_tables
+    from graphsel_lib.collection.tables import list_tables
 
     stage, target = tmp_path / "stage", tmp_path / "target"
     write_table(pd.DataFrame({"a": [1]}), "20_x_vs_published", directory=stage)
@@ -137,7 +137,7 @@ def test_list_tables_searches_the_figures_and_target_folders(tmp_path, monkeypat
 def test_write_csv_is_atomic_and_plain(tmp_path, monkeypatch):
     import pandas as pd
 
-    from graphsel_lib import tables
+    from graphsel_lib.collection import tables
 
     path = tables.write_csv(pd.DataFrame({"node": ["a", "b"], "x": [1, 2]}), tmp_path / "out.csv")
     assert path.read_bytes() == b"node,x\na,1\nb,2\n"

@@ -22,11 +22,11 @@ import numpy as np
 import pandas as pd
 
 import graphsel_lib as gs
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.experiments import evaluate, random_orders, tune, tuning_order
 from graphsel_lib.online import CMOG, MSG, MarginSampling, RandomQueries, Relaxation, node_ids, run
 from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, is_smoke
-from graphsel_lib.tables import write_table
 
 __all__ = [
     "EPS",

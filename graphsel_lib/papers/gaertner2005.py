@@ -25,9 +25,9 @@ from sklearn.model_selection import StratifiedKFold
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers.common import N_JOBS, is_smoke, span
-from graphsel_lib.tables import write_table
 from graphsel_lib.transductive import (
     balance_epsilon,
     gp_kernel_inverse,

@@ -21,10 +21,10 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling, run
 from graphsel_lib.papers.common import IMDB_PAPER_NAME, N_JOBS, STAND_IN, ProfileProtocol, is_smoke, span
-from graphsel_lib.tables import write_table
 
 __all__ = [
     "BIAS_B",

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 import graphsel_lib as gs
-from graphsel_lib import tables
+from graphsel_lib.collection import tables
 
 __all__ = ["CLAIMS", "SLIDE_KTT", "claims", "karate_kernel_diagonal", "slide_vertices"]
 

@@ -27,7 +27,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import NullFormatter
 
 import graphsel_lib as gs
-from graphsel_lib import plotting, tables
+from graphsel_lib.collection import plotting, tables
 from graphsel_lib.papers.common import ProfileProtocol, is_smoke
 
 try:

@@ -2,7 +2,7 @@
 
 Every number is read from a table a notebook wrote by running code; nothing is
 typed in but the published values the producing notebooks already compare with
-(the rules: :mod:`graphsel_lib.scorecard`). A :class:`Card` collects three
+(the rules: :mod:`graphsel_lib.collection.scorecard`). A :class:`Card` collects three
 tables: the scorecard (one row per published item at the headline reading),
 the other readings (``variants``, no verdict) and the footnotes.
 
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import scorecard, tables
 from .._atomic import atomic_write
+from ..collection import scorecard, tables
 from ..paths import figures_dir
 from . import herbster2006 as herbster
 
@@ -786,7 +786,7 @@ def verdict_text(sc, sensitivity, *, smoke=False):
 
 def scorecard_figure(sc):
     """``delta / tolerance`` of every compared error, label count and error@budget, one panel per paper."""
-    from .. import plotting
+    from ..collection import plotting
 
     style = {"reproduced": ("o", plotting.COLOR_CYCLE[2]), "close": ("s", plotting.COLOR_CYCLE[1]),
              "differs": ("X", plotting.COLOR_CYCLE[3]), "not reproducible": ("D", plotting.COLOR_CYCLE[7])}  # fmt: skip

@@ -24,9 +24,9 @@ from networkx.algorithms import node_classification as nxc
 from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
 import graphsel_lib as gs
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers.common import ProfileProtocol, is_smoke
-from graphsel_lib.tables import write_table
 
 T = gs.transductive
 

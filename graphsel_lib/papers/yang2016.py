@@ -20,10 +20,10 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.online import BBQ, CMOG, DGS, GPA, MSG, BBQEps, OneVsRest, run
 from graphsel_lib.papers.common import IMDB_PAPER_NAME, N_JOBS, STAND_IN, ProfileProtocol, is_smoke, span
-from graphsel_lib.tables import write_table
 
 __all__ = [
     "BIAS_B",

@@ -21,9 +21,9 @@ from joblib import Parallel, delayed, parallel_config
 from sklearn.datasets import load_digits
 
 from graphsel_lib import experiments as ex
-from graphsel_lib import plotting
+from graphsel_lib.collection import plotting
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers.common import N_JOBS, is_smoke
-from graphsel_lib.tables import write_table
 from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
 
 __all__ = [

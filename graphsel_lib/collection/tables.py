@@ -6,7 +6,7 @@ CSV and as a GitHub-flavoured Markdown table, each atomically (temporary file
 float format), so that the same numbers give the same bytes. The Markdown is
 rendered here (no ``tabulate`` dependency).
 
-While the pipeline runner (:mod:`graphsel_lib.reproduce`) executes a notebook,
+While the pipeline runner (:mod:`graphsel_lib.collection.reproduce`) executes a notebook,
 ``$GRAPHSEL_FIGURES`` points at a per-notebook staging folder and
 ``$GRAPHSEL_FIGURES_TARGET`` at the real figures folder; :func:`read_table`
 looks in both, so a summary notebook can read the tables written by earlier
@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._atomic import atomic_write
-from .paths import figures_dir
+from .._atomic import atomic_write
+from ..paths import figures_dir
 
 __all__ = [
     "format_table",

@@ -18,7 +18,7 @@ and ends, before ``## Exercises``, with a ``## Key takeaways`` cell of 3–6
 bullets. :func:`read_chapter` parses both; :func:`chapter_map_layout` places
 which chapter needs which (the arrows of the prerequisites, without the ones
 implied by a longer path) for the figure of the course overview
-(:func:`graphsel_lib.plotting.chapter_map`).
+(:func:`graphsel_lib.collection.plotting.chapter_map`).
 
 Reading time is the words of the Markdown cells at 150 words a minute
 (:func:`reading_minutes`), the pace of a reader who follows the mathematics.
@@ -32,7 +32,7 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .paths import project_root
+from ..paths import project_root
 
 __all__ = [
     "DIFFICULTIES",
@@ -153,7 +153,7 @@ def chapter_map_layout(chs=None):
     ``-y`` is the length of the longest chain of prerequisites leading to the
     chapter (the spine of the course runs from top to bottom, the branches
     side by side); ``arrows`` are the prerequisite pairs ``(a, b)`` not
-    implied by a longer path. Drawn by :func:`graphsel_lib.plotting.chapter_map`.
+    implied by a longer path. Drawn by :func:`graphsel_lib.collection.plotting.chapter_map`.
     """
     chs = chapters() if chs is None else chs
     by_no = {c.number: c for c in chs}

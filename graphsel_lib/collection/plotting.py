@@ -36,8 +36,8 @@ import matplotlib.pyplot as plt
 from cycler import cycler
 from matplotlib.figure import Figure
 
-from ._atomic import atomic_path
-from .paths import figures_dir
+from .._atomic import atomic_path
+from ..paths import figures_dir
 from .report import in_kernel
 
 __all__ = [
@@ -372,7 +372,7 @@ DIFFICULTY_COLORS = {"Introductory": "#cfe8cf", "Intermediate": "#cfe0f5", "Adva
 
 
 def chapter_map(boxes, arrows, *, ax=None):
-    """Draw the course's chapter map from :func:`graphsel_lib.course.chapter_map_layout`; returns the figure."""
+    """Draw the course's chapter map from :func:`graphsel_lib.collection.course.chapter_map_layout`; returns the figure."""
     from matplotlib.patches import Patch
 
     if ax is None:
@@ -536,7 +536,7 @@ def labelling_explorer(S, pos, f, cuts, *, graph, order, max_K):
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
-    from .graph import cut_size
+    from ..graph import cut_size
 
     n, k, phi = len(f), int(np.sum(f > 0)), cut_size(S, f)
     bound = 4 * phi * max_K

@@ -1,6 +1,6 @@
 """Where every committed figure and table comes from: ``figures/PROVENANCE.json``.
 
-When the runner (:mod:`graphsel_lib.reproduce`) has executed a notebook and
+When the runner (:mod:`graphsel_lib.collection.reproduce`) has executed a notebook and
 published its files, it records for that notebook
 
 * ``source``: a hash of the notebook's cells (type, tags and source text; not
@@ -31,7 +31,7 @@ import json
 import os
 from pathlib import Path
 
-from ._atomic import atomic_write
+from .._atomic import atomic_write
 
 __all__ = [
     "MANIFEST",
@@ -98,7 +98,7 @@ def notebook_seed(path):
 
 def library_hash(package_dir=None) -> str:
     """Hash of every ``*.py`` file of the library (relative path and bytes, in path order)."""
-    root = Path(package_dir) if package_dir is not None else Path(__file__).resolve().parent
+    root = Path(package_dir) if package_dir is not None else Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for p in sorted(root.rglob("*.py")):
         if "__pycache__" in p.parts:
