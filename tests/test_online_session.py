@@ -554,3 +554,14 @@ def test_notes_must_be_json(tmp_path, graph):
         with pytest.raises(TypeError, match="notes"):
             s.save(tmp_path / "s.npz")
     assert not (tmp_path / "s.npz").exists()
+
+
+def test_every_exported_learner_may_be_named_in_a_saved_session():
+    """Exporting a learner from graphsel_lib.online registers it: LEARNER_CLASSES follows __all__."""
+    from graphsel_lib import online
+
+    exported = {n for n in online.__all__ if isinstance(getattr(online, n), type)}
+    assert set(online.LEARNER_CLASSES) == exported - {"RidgeState", "Session", "Trace"}
+    assert all(online.LEARNER_CLASSES[n] is getattr(online, n) for n in online.LEARNER_CLASSES)
+    twins = {n for n in online.reference.__all__ if n.startswith("Reference")}
+    assert {"ReferenceDGS", "ReferenceWTA", "ReferenceRelaxation"} <= twins

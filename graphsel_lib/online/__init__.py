@@ -56,11 +56,18 @@ Adding a learner (say a DGS-like query rule on the shared ridge state):
    :class:`~graphsel_lib.online.ridge_state.SharedRidge` subclass gets
    ``reset``, the state and the compiled plumbing);
 2. its naive twin in ``online/reference/`` (the pseudo-code, solved from
-   scratch), exported from ``online/reference/__init__.py``;
+   scratch), named in its module's ``__all__`` (``online/reference/__init__.py``
+   exports every name of every twin module's ``__all__``);
 3. its test, in ``tests/test_online_*.py``: the learner equals its twin
    round by round (and, if compiled, the compiled pass its Python rounds);
-4. one registration, in this file: import it, name it in ``__all__`` and in
-   the tuple of learners a saved session may name (``LEARNER_CLASSES``).
+4. one registration, in this file: export it (its import and its name in
+   ``__all__``); a saved session may then name it (``LEARNER_CLASSES`` is
+   every exported class with ``reset``, ``predict`` and ``update``).
+
+A DGS-like learner therefore touches three files and this one: its
+family's module, the twin's module, its test, and the export here. A plot
+style in ``graphsel_lib.collection.plotting.ALGORITHM_STYLES`` is optional
+(a learner without one gets a stable colour and marker derived from its name).
 
 Compiled rounds are optional: for a rule the compiled multiclass loop
 does not know, also add its rule code and branch to ``multiclass_loop`` and
@@ -84,13 +91,6 @@ from .ridge_state import RidgeState
 from .session import UNKNOWN, Session
 from .session_file import LEARNER_CLASSES
 from .wta import WTA
-
-# the learners a saved session may name (graphsel_lib.online.session_file)
-LEARNER_CLASSES.update(
-    (cls.__name__, cls)
-    for cls in (BBQ, BBQEps, CMOG, DGS, GPA, MSG, MarginSampling, OLLGC, OneVsRest, RandomQueries,
-                RandomSampling, Relaxation, SSLGC, WTA)
-)  # fmt: skip
 
 __all__ = [
     "BBQ",
@@ -119,3 +119,11 @@ __all__ = [
     "reference",
     "run",
 ]
+
+#: The learners a saved session may name (:mod:`graphsel_lib.online.session_file`): every exported class that
+#: plays the learner interface (``reset``, ``predict``, ``update``), so exporting a learner registers it.
+LEARNER_CLASSES.update(
+    (name, obj)
+    for name, obj in ((n, globals()[n]) for n in __all__)
+    if isinstance(obj, type) and all(callable(getattr(obj, m, None)) for m in ("reset", "predict", "update"))
+)
