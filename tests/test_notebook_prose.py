@@ -6,8 +6,10 @@
   or as a published constant it prints beside ours. A number typed into prose
   from an earlier run, which no code checks, is what drifts. References
   (``Sec. 3.1``, ``Eq. 8b``, ``Table 2``, a year) are not numbers of this kind.
-  Sentences that quote a computed value are best rendered from it
-  (``graphsel_lib.collection.report.md``), which this check does not see: they cannot drift.
+  A reading written as Markdown is guarded by a visible
+  ``graphsel_lib.collection.report.check_reading`` cell just before it (every number of the reading as the
+  library renders it from the run, in order); readings of measured times stay rendered from the run
+  (``report.md``), since a time typed into Markdown would be another machine's.
 * The project's own files never cite internal planning documents ("SPEC"):
   the reader has the repository and the papers, so the rule itself is stated.
 """
@@ -115,3 +117,30 @@ def test_no_file_cites_the_internal_spec():
             if pattern.search(line):
                 hits.append(f"{path.relative_to(ROOT)}:{n}")
     assert not hits, "state the rule itself instead of citing SPEC:\n  " + "\n  ".join(hits)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_each_checked_reading_quotes_the_numbers_its_check_lists(path):
+    """A ``check_reading(...)`` cell and the Markdown after it list the same numbers, in the same order.
+
+    The run checks the list against what the library renders; this checks it against what the reader sees.
+    """
+    import ast
+
+    from graphsel_lib.collection.report import reading_numbers
+
+    cells = list(_cells(path))
+    for k, (i, kind, src) in enumerate(cells):
+        if kind != "code" or "check_reading(" not in src:
+            continue
+        call = next(
+            n for n in ast.walk(ast.parse(src))
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "check_reading"
+        )  # fmt: skip
+        listed = [a.value for a in call.args[1:]]
+        assert k + 1 < len(cells) and cells[k + 1][1] == "markdown", (
+            f"{path.name} cell {i}: no Markdown after"
+        )
+        assert reading_numbers(cells[k + 1][2]) == listed, (
+            f"{path.name} cell {i}: the check and the reading differ"
+        )
