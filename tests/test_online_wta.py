@@ -234,3 +234,33 @@ def test_wta_errors():
     with pytest.raises(ValueError, match="-1"):
         run(WTA(S, seed=0), node_ids(4), [0, 1, -1, 1])
     assert repr(WTA(S, seed=3)).startswith("WTA(S=<sparse 4x4")
+
+
+@pytest.mark.parametrize("n_trees", [1, 3])
+def test_compiled_pass_equals_the_per_round_methods(random_graphs, n_trees, monkeypatch):
+    """One backward sweep per tree gives the rounds' predictions, scores and final state of predict/update."""
+    rng = np.random.default_rng(7)
+    for i, S in enumerate(random_graphs[:10]):
+        n = S.shape[0]
+        y = rng.integers(0, 3, n)
+        rounds = None if i % 2 else max(2, n // 2)  # a whole pass, or its first half
+        fast = WTA(S, n_trees=n_trees, seed=i)
+        a = run(fast, node_ids(n), y, seed=i, rounds=rounds, record=("node",))
+        slow = WTA(S, n_trees=n_trees, seed=i)
+        monkeypatch.setattr(slow, "compiled_pass", lambda *args, **kw: None)
+        b = run(slow, node_ids(n), y, seed=i, rounds=rounds, record=("node",))
+        np.testing.assert_array_equal(a.predictions, b.predictions)
+        np.testing.assert_array_equal(a.scores, b.scores)
+        np.testing.assert_array_equal(a.records["node"], b.records["node"])
+        assert fast._revealed == slow._revealed and fast._label == slow._label and fast._seen == slow._seen
+        assert a.elapsed[-1] == a.time and np.all(np.diff(a.elapsed) >= 0)
+
+
+def test_compiled_pass_falls_back_when_it_cannot_play():
+    S = path_graph(5)
+    w = WTA(S, seed=0)
+    w.reset(1, 2, np.random.default_rng(0))
+    assert (
+        w.compiled_pass(node_ids(5).T, np.arange(5), np.zeros(5, int), ("distance",)) is None
+    )  # a key it lacks
+    assert w.compiled_pass(node_ids(5).T + 0.5, np.arange(5), np.zeros(5, int), ()) is None  # not node ids

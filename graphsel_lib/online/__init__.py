@@ -40,7 +40,8 @@ local ``push``; ``ridge_state`` is the shared second-order core and
 :func:`run` plays a whole pass with the GIL released: ``stacked_loop``
 (one-vs-rest GPA, RandomSampling, OLLGC, SSLGC), ``multiclass_loop`` (CMOG,
 MSG, BBQ, BBQ_ε, DGS) and ``relaxation_loop`` (the push and the relaxation
-learner's rounds, with or without a query wrapper), all three on the shared
+learner's rounds, with or without a query wrapper) and ``wta_loop`` (WTA's
+nearest earlier-revealed positions, one backward sweep per tree); the first three on the shared
 primitives of ``_kernels`` (fixed-order dot product, symmetric mat-vec,
 rank-one downdate, per-round records, the chunked pass driver). The loops
 import no learner: a learner reaches its compiled rounds through its own

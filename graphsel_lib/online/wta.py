@@ -54,9 +54,14 @@ Algorithm
    the lowest class (``numpy.argmax`` of the vote counts).
 
 Speed: the tree costs one random walk (the mean hitting time of the graph,
-well under a second for 20,000 nodes); the line ``O(n)``. A round costs
-``O(k log n)`` comparisons (``bisect``) plus the insertion of one position in
-a Python list (a C ``memmove`` of at most ``n`` pointers).
+well under a second for 20,000 nodes); the line ``O(n)``. A round of the
+per-round methods costs ``O(k log n)`` comparisons (``bisect``) plus the
+insertion of one position in a Python list (a C ``memmove`` of at most ``n``
+pointers). :func:`~graphsel_lib.online.run` plays a whole pass compiled
+instead (:meth:`WTA.compiled_pass`): every label is revealed and the order is
+known, so one backward sweep per tree over a linked list of the revealed
+positions gives each round's nearest earlier-revealed neighbours in ``O(1)``
+(:mod:`~graphsel_lib.online.wta_loop`; ``benchmarks/bench_peers.py``).
 
 The learner plays on node ids like :class:`~graphsel_lib.online.Relaxation`:
 ``run(WTA(S), node_ids(n), y)``. ``info`` per round: ``score`` (the (K,)
@@ -69,6 +74,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -349,6 +355,61 @@ class WTA(Params):
 
     def wants_label(self, x, t, info):
         return True
+
+    def compiled_pass(self, X, order, y, keys, progress=None):
+        """Play the whole pass at once: :func:`~graphsel_lib.online.wta_loop.nearest_revealed_before`, O(1) a round.
+
+        Every label is revealed and ``order`` is known, so the nearest revealed positions of every round come
+        from one backward sweep per tree (see :mod:`~graphsel_lib.online.wta_loop`); the distances, tie rules
+        and votes are those of :meth:`predict`. Returns ``(predictions, scores, queried, elapsed, records)``
+        and leaves the state the per-round methods would (every shown node revealed), or None (a key other
+        than ``"node"`` to record, features that are not distinct unseen node ids, numba missing): ``run``
+        then plays the rounds in Python. ``elapsed`` spreads the pass's time evenly over its rounds (each
+        costs the same ``O(n_trees)``).
+        """
+        if set(keys) - {"node"}:
+            return None
+        try:
+            from .wta_loop import nearest_revealed_before
+        except ImportError:  # numba missing or broken
+            return None
+        order = np.asarray(order, dtype=np.int64)
+        if X.ndim != 2 or X.shape[1] != 1 or any(self._seen):
+            return None
+        f = X[order, 0]
+        u = f.astype(np.int64)
+        if not (np.array_equal(u, f) and u.size and u.min() >= 0 and u.max() < self.n):
+            return None  # not node ids: the per-round path says what is wrong
+        if np.unique(u).size != u.size:
+            return None
+        clock = time.perf_counter
+        t0 = clock()
+        T, K, y = u.size, self.n_classes, np.asarray(y, dtype=np.int64)
+        votes = np.zeros((T, K))
+        rounds = np.arange(T)
+        for b in range(self.n_trees):
+            p = self.lines[b].position[u]
+            R = self.lines[b].R
+            left, right = nearest_revealed_before(p, self.n)
+            label_at = np.full(self.n, -1, dtype=np.int64)
+            label_at[p] = y
+            with np.errstate(invalid="ignore"):
+                dl = np.where(left >= 0, R[p] - R[np.maximum(left, 0)], math.inf)
+                dr = np.where(right >= 0, R[np.maximum(right, 0)] - R[p], math.inf)
+            chosen = np.where(dl <= dr, left, right)  # a tie goes to the left
+            votes[rounds, np.where(chosen >= 0, label_at[np.maximum(chosen, 0)], self.default)] += 1.0
+        predictions = votes.argmax(axis=1)
+        for b in range(self.n_trees):  # the state after the pass, as update() leaves it
+            self._revealed[b] = np.sort(self.lines[b].position[u]).tolist()
+        for node, label in zip(u.tolist(), y.tolist(), strict=True):
+            self._seen[node] = True
+            self._label[node] = label
+        total = clock() - t0
+        if progress is not None:
+            progress(T)
+        elapsed = total * (rounds + 1) / T
+        records = {"node": u} if "node" in keys else {}
+        return predictions, votes / self.n_trees, np.ones(T, dtype=bool), elapsed, records
 
     def update(self, x, y, label, info):
         u = info["node"]
