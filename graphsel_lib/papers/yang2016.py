@@ -1898,6 +1898,13 @@ GAMMA_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 GAMMA_METHODS = ("BBQ", "BBQ_eps", "DGS")
 
 
+def _paper_graphs(p: Protocol, seed: int):
+    """``(name, graph, headline features, evaluation orders)`` of each data set of the paper in ``p`` (no stand-in)."""
+    for name in [n for n in p.datasets if n != STAND_IN]:
+        g = gs.load_dataset(name)
+        yield name, g, features(g, p.d), ex.random_orders(g.n_nodes, p.n_orders, seed)
+
+
 def gamma_tuned(profile: str = "full", seed: int = 0, verbose: bool = True) -> pd.DataFrame:
     """Table I's BBQ, BBQ_eps and DGS with gamma tuned on the held-out order instead of gamma = 1.
 
@@ -1908,25 +1915,18 @@ def gamma_tuned(profile: str = "full", seed: int = 0, verbose: bool = True) -> p
     """
     p = protocol(profile)
     meths, rows = methods(p), []
-    for name in [n for n in p.datasets if n != STAND_IN]:
-        g = gs.load_dataset(name)
-        X = features(g, p.d)
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
+    for name, g, X, orders in _paper_graphs(p, seed):
         for method in GAMMA_METHODS:
             make, grid = meths[method]
             best, table = ex.tune(make, {"gamma": list(GAMMA_GRID), **grid}, X, g.labels,
                                   ex.tuning_order(g.n_nodes, seed), seed=seed, n_jobs=N_JOBS)  # fmt: skip
             if verbose:
                 print(f"{g.name} {method}: {ex.tuning_note(table)}")
-            df = ex.evaluate(
-                partial(make, **best), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )
             one = tuned_params(
                 method, X, g, p, seed, verbose=False
             )  # the headline: gamma = 1 (Table I's runs)
-            d1 = ex.evaluate(
-                partial(make, **one), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )
+            df, d1 = (ex.evaluate(partial(make, **params), X, g.labels, orders, seed=seed, method=method,
+                                  n_jobs=N_JOBS) for params in (best, one))  # fmt: skip
             pe, pq = published(PAPER_NAME[name], method)
             rows.append({"dataset": PAPER_NAME[name], "method": method, "tuned": _setting(best),
                          "published": pe, "ours": df.error_rate.mean(), "ours std": df.error_rate.std(),
@@ -1951,10 +1951,7 @@ def at_budget(profile: str = "full", seed: int = 0, verbose: bool = True) -> pd.
     """
     p = protocol(profile)
     meths, rows = methods(p), []
-    for name in [n for n in p.datasets if n != STAND_IN]:
-        g = gs.load_dataset(name)
-        X = features(g, p.d)
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
+    for name, g, X, orders in _paper_graphs(p, seed):
         for method, (param, bounds) in BUDGET_KNOB.items():
             make = meths[method][0]
             pe, pq = published(PAPER_NAME[name], method)
