@@ -189,12 +189,15 @@ def gu2013(card):
                    note=card.note("imdb", "IMDB is not available to us (notebook 00)") if r.dataset == "IMDB" else "")  # fmt: skip
     _stand_in_rows(card, paper, "Table 2", t2, {"ours column": "error (ours)", "published column": "error (paper)"},
                    ("GPA", "OLLGC", "SSLGC"))  # fmt: skip
+    counts = tables.read_table("20_gu2013_table2_ours")  # each configuration's own label counts
+    counts = counts.set_index([counts.dataset.map(NAMES), counts["bias"].astype(str), "definition", "method"])
     for _, r in ev.drop(index=head.index).iterrows():  # the other readings go to the appendix
         if not r.dataset.startswith("citeseer") and r.dataset != "IMDB":
             x = num(r[["published", "ours", "ours std"]])
-            card.variant(
-                paper, "Table 2", r.dataset, r.method, f"bias={r['bias']}, {r['error definition']} error", *x
-            )
+            key = (r.dataset, str(r["bias"]), r["error definition"], r.method)
+            q = float(counts.loc[key, "binary_n_queried_mean"]) if r.method == "SSLGC" and key in counts.index else NAN
+            card.variant(paper, "Table 2", r.dataset, r.method, f"bias={r['bias']}, {r['error definition']} error",
+                         *x, queried=q)  # fmt: skip
     for r in tables.read_table("21_gu2013_fig1_rank").itertuples(index=False):  # Fig. 1's runs, Cora
         if r.d != D_STATED and ("Cora", r.method) in t2.index:
             card.variant(paper, "Table 2", "Cora", r.method, f"rank d = {r.d} instead of {D_STATED}",
@@ -335,7 +338,8 @@ def yang2016(card):
     for _, r in y1.drop(index=main.index).iterrows():
         if "stand-in" not in r.dataset and r.dataset != "IMDB":
             reading = f"bias={r.bias}" + ("" if r.variant == r.method else f", as {r.method}")
-            card.variant(paper, "Table I", r.dataset, r.variant, reading, r.published, r.ours, r["ours std"])
+            card.variant(paper, "Table I", r.dataset, r.variant, reading, r.published, r.ours, r["ours std"],
+                         queried=r["ours #queried"] if r.method in SELECTIVE_YANG2016 else NAN)  # fmt: skip
     for _, r in tables.read_table("33_yang2016_fig3_rank").iterrows():  # Fig. 3's runs
         name = NAMES.get(r.dataset, r.dataset)
         if r.d != D_STATED and (name, r.method) in table1.index:
@@ -622,7 +626,7 @@ def _alternatives(sc, variants):
         if np.isfinite(q) and _published_queried(sc, key) is not None:  # the reading's own label count
             budget = q / _published_queried(sc, key)
         else:
-            budget = _budget(sc, key) if "bias" in v.reading else None  # the same runs' label counts
+            budget = None
         verdict = _reverdict(row, v.published, v.ours, ours_std=std, budget_ratio=budget)
         out.append((v.paper, v.reading, v.dataset, v.method, row.verdict, verdict))
     # yang2016: the published "±" read as a standard deviation instead of a variance
