@@ -195,7 +195,11 @@ def gu2013(card):
         if not r.dataset.startswith("citeseer") and r.dataset != "IMDB":
             x = num(r[["published", "ours", "ours std"]])
             key = (r.dataset, str(r["bias"]), r["error definition"], r.method)
-            q = float(counts.loc[key, "binary_n_queried_mean"]) if r.method == "SSLGC" and key in counts.index else NAN
+            q = (
+                float(counts.loc[key, "binary_n_queried_mean"])
+                if r.method == "SSLGC" and key in counts.index
+                else NAN
+            )
             card.variant(paper, "Table 2", r.dataset, r.method, f"bias={r['bias']}, {r['error definition']} error",
                          *x, queried=q)  # fmt: skip
     for r in tables.read_table("21_gu2013_fig1_rank").itertuples(index=False):  # Fig. 1's runs, Cora
