@@ -50,7 +50,7 @@ def md(text: str) -> None:
 def reading_numbers(text: str) -> list[str]:
     """Every number written in ``text``, in order, as written with its sign (``2,485``, ``-0.0016``, ``+47.5``).
 
-    >>> reading_numbers("SSLGC queries 2,250 (+47.5%) at $\\mu$ = 0.1, error -0.0016, in 3 of 4 cells.")
+    >>> reading_numbers("SSLGC queries 2,250 (+47.5%) at mu = 0.1, error -0.0016, in 3 of 4 cells.")
     ['2,250', '+47.5', '0.1', '-0.0016', '3', '4']
     """
     return [t.rstrip(",") for t in _TOKEN.findall(text)]
