@@ -627,10 +627,9 @@ def _alternatives(sc, variants):
         row = head.loc[key]
         std = v.ours_std if np.isfinite(v.ours_std) else NAN
         q = getattr(v, "queried", NAN)
-        if np.isfinite(q) and _published_queried(sc, key) is not None:  # the reading's own label count
-            budget = q / _published_queried(sc, key)
-        else:
-            budget = None
+        counted = _queried_row(sc, key)
+        # a selective sampler under a reading is judged at the label count of its own runs
+        budget = q / counted.published if np.isfinite(q) and counted is not None else None
         verdict = _reverdict(row, v.published, v.ours, ours_std=std, budget_ratio=budget)
         out.append((v.paper, v.reading, v.dataset, v.method, row.verdict, verdict))
     # yang2016: the published "±" read as a standard deviation instead of a variance
@@ -660,17 +659,16 @@ def _alternatives(sc, variants):
     )
 
 
-def _published_queried(sc, key):
-    """The published label count of a selective sampler's row (``None`` when it has no compared count)."""
+def _queried_row(sc, key):
+    """The compared label-count row of a selective sampler (``None`` when it has none)."""
     q = sc[(sc.paper == key[0]) & (sc.item == key[1]) & (sc.dataset == key[2]) & (sc.method == key[3])
            & (sc.quantity == "queried") & sc.ours.notna()]  # fmt: skip
-    return float(q.published.iloc[0]) if len(q) else None
+    return q.iloc[0] if len(q) else None
 
 
 def _budget(sc, key):
-    q = sc[(sc.paper == key[0]) & (sc.item == key[1]) & (sc.dataset == key[2]) & (sc.method == key[3])
-           & (sc.quantity == "queried")]  # fmt: skip
-    return float(q.ours.iloc[0] / q.published.iloc[0]) if len(q) and np.isfinite(q.ours.iloc[0]) else None
+    counted = _queried_row(sc, key)
+    return float(counted.ours / counted.published) if counted is not None else None
 
 
 def _pub_std(t2, ds):
