@@ -14,7 +14,12 @@
 
   ``-1``, ``NaN`` and ``None`` mean "no label"; every other entry must be an
   integer class ``0..K-1`` (``0.5``, ``2.7``, ``-2`` or ``inf`` raise, naming
-  the offending values and nodes).
+  the offending values and nodes). Where labels are text (class names: a
+  CSV, a GraphML attribute, an array of strings), the same three and the
+  missing-value markers of :data:`MISSING_LABELS` (``""``, ``"-1"``,
+  ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ``"n/a"``, ..., in any case)
+  mean "no label": :func:`is_missing_label` is the one test every reader and
+  constructor uses.
 
   What an unlabelled node does depends on the API and is documented there:
   the transductive methods ignore the labels outside ``labeled`` anyway and
@@ -29,14 +34,20 @@ from __future__ import annotations
 
 import numbers
 import operator
+import re
 
 import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
     "UNLABELLED",
+    "MISSING_LABELS",
+    "is_missing_label",
     "UnlabelledNodesWarning",
     "DataWarning",
+    "LookalikeNamesWarning",
+    "lookalike_pairs",
+    "check_weight_attribute",
     "as_real_array",
     "as_real_matrix",
     "check_symmetric",
@@ -53,6 +64,8 @@ __all__ = [
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
 UNLABELLED = -1
 
+_DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$", re.ASCII)  # no '1_000', no 'inf', no '١'
+
 
 class DataWarning(UserWarning):
     """Input data were dropped or merged, or part of a result is undetermined.
@@ -65,6 +78,112 @@ class DataWarning(UserWarning):
 
 class UnlabelledNodesWarning(DataWarning):
     """A graph keeps nodes without a label (how many is in the message); the file readers say it by kind instead."""
+
+
+class LookalikeNamesWarning(DataWarning):
+    """Two names that differ as text but are equal as numbers (``2`` and ``2.0``, ``7`` and ``007``) were kept apart.
+
+    The user's names are kept as written (two nodes, or two classes); the
+    warning names the pairs, in case one thing was written two ways.
+    """
+
+
+#: Label text that means "no label", compared after stripping blanks and ignoring case (``"NONE"``,
+#: ``"Nan"`` and ``"n/a"`` too): empty, ``-1`` (the library's code of an unlabelled node, also when written
+#: as text) and the missing-value markers of pandas and spreadsheets. One definition for every reader
+#: (CSV, GraphML) and constructor (:meth:`Graph.from_edges <graphsel_lib.Graph.from_edges>`,
+#: ``from_networkx``, ``from_adjacency``); a class really named so must be renamed (e.g. ``"neg"`` for -1).
+MISSING_LABELS = frozenset(
+    {"", "-1", "nan", "-nan", "none", "null", "nil", "na", "n/a", "<na>", "#n/a", "#n/a n/a", "#na",
+     "-1.#ind", "-1.#qnan", "1.#ind", "1.#qnan"}
+)  # fmt: skip
+
+
+def is_missing_label(value) -> bool:
+    """True if ``value`` marks an unlabelled node: ``None``, a float NaN, pandas' ``NA``, the number ``-1``
+    (not ``True``), or text in :data:`MISSING_LABELS` (any case, blanks stripped)."""
+    if value is None:
+        return True
+    if isinstance(value, (str, np.str_)):
+        text = value.strip()
+        return text.casefold() in MISSING_LABELS or _numeric_value(text) == UNLABELLED  # '-1.0' too
+    if isinstance(value, (bytes, np.bytes_)):
+        return is_missing_label(value.decode("utf-8", "replace"))
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        return v != v or v == UNLABELLED
+    return type(value).__name__ == "NAType"  # pandas.NA, without importing pandas
+
+
+def check_weight_attribute(G, weight, *, where="G", fix=None):
+    """Raise ``TypeError`` if the edge attribute ``weight`` of the networkx graph ``G`` holds non-numbers.
+
+    A weight given as text (``"2.5"``, e.g. a GraphML key of ``attr.type="string"``) gave scipy's
+    dtype error; the message names an edge, the value and ``fix`` (default: convert, or ``weight=None``).
+    """
+    if weight is None:
+        return
+    bad = [
+        (u, v, d[weight])
+        for u, v, d in G.edges(data=True)
+        if weight in d
+        and (not isinstance(d[weight], numbers.Real) or isinstance(d[weight], (bool, np.bool_)))
+    ]
+    if bad:
+        u, v, w = bad[0]
+        fix = fix or (
+            f"convert them to numbers (for u, v, d in G.edges(data=True): d[{weight!r}] = float(d[{weight!r}])), "
+            "or pass weight=None for an unweighted graph"
+        )
+        raise TypeError(
+            f"{where}: the edge weight attribute {weight!r} must hold numbers, but {len(bad)} edge(s) hold "
+            f"other values, e.g. {w!r} ({type(w).__name__}) on edge ({u!r}, {v!r}); {fix}"
+        )
+
+
+def _numeric_value(text):
+    """The float a plain decimal number written as ``text`` stands for, or None (words such as 'inf' excluded)."""
+    if not _DECIMAL.match(text):
+        return None
+    return float(text)
+
+
+def lookalike_pairs(values, k=3):
+    """Up to ``k`` pairs of distinct texts among ``values`` that are equal as numbers (``'2'`` and ``'2.0'``).
+
+    Only values written as plain decimal numbers count (``007``, ``-0``, ``1e3``; not ``inf`` or ``0x1f``).
+    """
+    first = {}
+    pairs = []
+    for v in dict.fromkeys(str(x).strip() for x in values):
+        x = _numeric_value(v)
+        if x is None:
+            continue
+        if x in first:
+            pairs.append((first[x], v))
+            if len(pairs) == k:
+                break
+        else:
+            first[x] = v
+    return pairs
+
+
+def warn_lookalikes(values, what, where, *, stacklevel=3):
+    """Warn (:class:`LookalikeNamesWarning`) if ``values`` hold texts equal as numbers; they stay distinct."""
+    import warnings
+
+    pairs = lookalike_pairs(values)
+    if pairs:
+        shown = ", ".join(f"{a!r} and {b!r}" for a, b in pairs)
+        warnings.warn(
+            f"{where}: {what} {shown} are equal as numbers but written differently; they are kept apart, as "
+            "written (if each pair is one name, write it the same way everywhere)",
+            LookalikeNamesWarning,
+            stacklevel=stacklevel,
+        )
+    return pairs
 
 
 # --------------------------------------------------------------------------- matrices
@@ -290,8 +409,8 @@ def _label_array(y, n, name, length):
 
 
 def _split_object(arr, name):
-    """Object labels -> (mask of unlabelled entries, float array of the numeric ones); TypeError otherwise."""
-    missing = np.array([v is None or (isinstance(v, float) and v != v) for v in arr], dtype=bool)
+    """Object labels -> (mask of unlabelled entries, float array of the numeric ones); ValueError otherwise."""
+    missing = np.array([is_missing_label(v) for v in arr], dtype=bool)
     vals = np.zeros(arr.shape[0])
     for i, v in enumerate(arr):
         if missing[i]:
@@ -389,19 +508,25 @@ def encode_labels(labels, n, *, class_names=None, name="labels"):
     values in sorted order and are named ``str(value)``: numbers must be
     integers (``-1``/``NaN``/``None`` unlabelled, as in :func:`check_class_labels`;
     ``2.0`` is class ``"2"``);
-    strings and other objects are categories, with ``None`` (and ``NaN``)
-    unlabelled; booleans are two categories.
+    strings and other objects are categories, with the markers of
+    :func:`is_missing_label` unlabelled (``None``, ``NaN``, ``-1``, and text
+    such as ``""``, ``"-1"``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"`` in
+    any case: :data:`MISSING_LABELS`); booleans are two categories.
     """
     if class_names is not None:
         names = [str(c) for c in class_names]
         return check_class_labels(labels, n, n_classes=len(names), name=name), names
     arr = _label_array(labels, n, name, n)
-    if arr.dtype == bool or arr.dtype.kind in "US":  # categories; no unlabelled marker
+    numeric = lambda v: isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))  # noqa: E731
+    if arr.dtype == bool:  # two categories; no unlabelled marker
         missing = np.zeros(arr.shape[0], dtype=bool)
-    elif arr.dtype == object and not all(
-        v is None or (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))) for v in arr
-    ):  # strings or other objects: None and NaN are unlabelled
-        missing = np.array([v is None or (isinstance(v, float) and v != v) for v in arr], dtype=bool)
+    elif arr.dtype.kind in "USO":  # text or objects: the markers of is_missing_label are unlabelled
+        missing = np.array([is_missing_label(v) for v in arr], dtype=bool)
+        if arr.dtype == object and all(numeric(v) for v in arr[~missing]):
+            # numbers (with markers among them): the integer convention of check_class_labels
+            plain = np.array([None if m else v for m, v in zip(missing, arr, strict=True)], dtype=object)
+            arr = _codes(plain, name)
+            missing = arr == UNLABELLED
     else:  # numbers: the integer convention of check_class_labels; classes named by the integer
         codes = _codes(arr, name)
         missing = codes == UNLABELLED

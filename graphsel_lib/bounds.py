@@ -113,6 +113,7 @@ __all__ = [
     "expected_tree_cut",
     "tree_and_line_cuts",
     "wta_mistake_bound",
+    "wta_expected_mistake_bound",
 ]
 
 
@@ -2132,3 +2133,25 @@ def wta_mistake_bound(line, labels):
     y = np.asarray(labels)
     phi = int(np.sum(y[line.nodes[1:]] != y[line.nodes[:-1]]))
     return 1.0 + phi * (1.0 + math.log2(max(len(y) - 1, 1)))
+
+
+def wta_expected_mistake_bound(S, labels):
+    """``1 + 2 E[Φ_T] (1 + log₂(n − 1))``: one-tree WTA's mistake bound in expectation over the tree.
+
+    :func:`wta_mistake_bound` bounds the mistakes on one line by
+    ``1 + Φ_L (1 + log₂(n − 1))``; the line at most doubles the tree's cut
+    (``Φ_L ≤ 2 Φ_T``, chapter 13 §4) and ``E[Φ_T] = Σ_{cut e} R_e``
+    (:func:`expected_tree_cut`, Kirchhoff), so the expectation over the random
+    tree is at most this number, for any labelling and order fixed before the
+    tree is drawn. Unweighted graphs only, like the bound it averages.
+    Cesa-Bianchi et al. (2013) state the order ``O(E[Φ_T] log n)``.
+    """
+    import math
+
+    S = check_adjacency(S, require_connected=True)
+    if S.nnz and not np.allclose(S.data, 1.0):
+        raise ValueError(
+            "wta_expected_mistake_bound needs an unweighted graph (the bound counts label changes)"
+        )
+    n = S.shape[0]
+    return 1.0 + 2.0 * expected_tree_cut(S, labels) * (1.0 + math.log2(max(n - 1, 1)))

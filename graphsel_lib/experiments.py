@@ -21,8 +21,9 @@
   what they import, docstrings left out: editing an update rule invalidates its
   results, a docstring or another learner does not), so re-running a notebook
   does not redo them. Cached rows keep the
-  wall times measured when they were computed. A cache folder that cannot be
-  written gives a warning, not an error.
+  wall times measured when they were computed, and a checksum of the rows:
+  a cache file whose rows were edited is refused with a warning and
+  recomputed. A cache folder that cannot be written gives a warning, not an error.
 """
 
 from __future__ import annotations
@@ -315,7 +316,12 @@ def evaluate(
                 stored = json.loads(path.read_text())
                 if stored["version"] == _CACHE_VERSION:
                     problem = _cached_rows_problem(stored["rows"], len(orders))
+                    sealed = "checksum" in stored  # files written before rows were checksummed are sealed now
+                    if problem is None and sealed and stored["checksum"] != _rows_checksum(stored["rows"]):
+                        problem = "was edited: its rows no longer match the checksum stored with them"
                     if problem is None:
+                        if not sealed:
+                            _write_rows(path, name, stored["rows"], method)
                         return _frame(stored["rows"], method)
                     warnings.warn(
                         f"results cache {path} {problem}: recomputing {method}", RuntimeWarning, stacklevel=2
@@ -334,16 +340,29 @@ def evaluate(
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
 
     if path is not None:
-        try:
-            with atomic_write(path) as fh:
-                json.dump({"version": _CACHE_VERSION, "learner": name, "rows": rows}, fh)
-        except OSError as exc:
-            warnings.warn(
-                f"results of {method} not cached: cannot write {path} ({exc}); returning them anyway",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+        _write_rows(path, name, rows, method)
     return _frame(rows, method)
+
+
+def _rows_checksum(rows) -> str:
+    """SHA-256 of the cached rows as canonical JSON (floats round-trip through JSON exactly)."""
+    return hashlib.sha256(json.dumps(rows, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _write_rows(path, name, rows, method):
+    """Store ``rows`` with their checksum (a cache edited by hand is refused and recomputed); warn if unwritable."""
+    try:
+        with atomic_write(path) as fh:
+            json.dump(
+                {"version": _CACHE_VERSION, "learner": name, "rows": rows, "checksum": _rows_checksum(rows)},
+                fh,
+            )
+    except OSError as exc:
+        warnings.warn(
+            f"results of {method} not cached: cannot write {path} ({exc}); returning them anyway",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def _progress(items, show, desc, total):
@@ -428,13 +447,20 @@ def _frame(rows, method):
 class Pick(NamedTuple):
     """What :func:`pick_best` chose: the index, how many scores tied with the best, and the margin.
 
-    ``margin`` is how much worse the best score outside the tie is (``inf``
-    with a single candidate): the change a score would need to alter the choice.
+    ``margin`` is the change a score would need to alter the choice: how much
+    worse the next best score is, ``0.0`` on a tie (``n_tied > 1``, :attr:`tied`:
+    the order of the candidates chose, not the scores), ``inf`` with a single
+    candidate (nothing else could be chosen).
     """
 
     index: int
     n_tied: int
     margin: float
+
+    @property
+    def tied(self) -> bool:
+        """True if other scores equal the best (to the relative tolerance): the first of them was taken."""
+        return self.n_tied > 1
 
 
 def pick_best(scores, *, maximize=False, rtol=TIE_RTOL) -> Pick:
@@ -443,22 +469,36 @@ def pick_best(scores, *, maximize=False, rtol=TIE_RTOL) -> Pick:
     Scores within ``rtol · max(|best|, 1e-300)`` of the best count as tied
     (rounding, not the data, separates them), so that last-bit differences
     between machines cannot move the choice; among tied scores the first in
-    the given order wins. NaN scores are never chosen.
+    the given order wins, and the margin is 0 (:attr:`Pick.tied`). NaN scores
+    are never chosen; infinite scores are refused (a ValueError naming them).
 
     >>> pick_best([0.3, 0.2 + 1e-17, 0.2, 0.25])
-    Pick(index=1, n_tied=2, margin=0.04999999999999999)
+    Pick(index=1, n_tied=2, margin=0.0)
+    >>> pick_best([0.3, 0.2, 0.25])
+    Pick(index=1, n_tied=1, margin=0.04999999999999999)
     >>> pick_best([1.0, 3.0], maximize=True).index
     1
     """
     s = np.asarray(scores, dtype=np.float64).ravel()
     if s.size == 0 or np.all(np.isnan(s)):
         raise ValueError("no score to choose from (empty, or all NaN)")
+    infinite = np.flatnonzero(np.isinf(s))
+    if infinite.size:
+        raise ValueError(
+            f"scores must be finite numbers (NaN: never chosen), got {s[infinite[0]]} at index {int(infinite[0])} "
+            f"({infinite.size} infinite score(s)); a failed setting should score NaN, not ±inf"
+        )
     s = -s if maximize else s
     best = np.nanmin(s)
     tied = s <= best + rtol * max(abs(best), 1e-300)
     index = int(np.flatnonzero(tied)[0])
+    n_tied = int(tied.sum())
     rest = s[~tied & ~np.isnan(s)]
-    return Pick(index, int(tied.sum()), float(rest.min() - best) if rest.size else float("inf"))
+    if n_tied > 1:
+        margin = 0.0  # a tie: the order chose, and the least change of a tied score would move the choice
+    else:
+        margin = float(rest.min() - best) if rest.size else float("inf")
+    return Pick(index, n_tied, margin)
 
 
 def tune(
@@ -496,6 +536,11 @@ def tune(
 
     from joblib import delayed
 
+    if metric not in METRICS:
+        raise ValueError(
+            f"metric must be one of {', '.join(METRICS)} (the smallest wins), got {metric!r}; for an accuracy, "
+            "tune the error_rate"
+        )
     names = list(grid)
     points = [dict(zip(names, vals, strict=True)) for vals in itertools.product(*(grid[k] for k in names))]
     if not points:
@@ -514,6 +559,11 @@ def tune(
     table = pd.DataFrame(
         [{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)]
     )
+    if metric not in table.columns:
+        raise ValueError(
+            f"metric {metric!r} is not measured for this learner (it has {', '.join(c for c in table.columns if c in METRICS)}); "
+            "the binary_* metrics exist for one-vs-rest learners only"
+        )
     pick = pick_best(table[metric].to_numpy())
     table["chosen"] = np.arange(len(points)) == pick.index
     table["margin"] = table[metric] - table[metric].iloc[pick.index]

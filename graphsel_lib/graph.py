@@ -25,7 +25,9 @@ from ._validation import (
     as_symmetric_matrix,
     check_class_labels,
     check_integer,
+    check_weight_attribute,
     encode_labels,
+    warn_lookalikes,
 )
 
 __all__ = [
@@ -466,7 +468,8 @@ def _check_node_ids(node_ids, n):
 def _require_a_label(labelled):
     if not labelled.any():
         raise ValueError(
-            f"no node has a label: all {labelled.size} labels mark unlabelled nodes (-1, NaN or None); give at least "
+            f"no node has a label: all {labelled.size} labels mark unlabelled nodes (-1, NaN, None, or text such as "
+            "'', 'NaN' or 'null': graphsel_lib._validation.MISSING_LABELS); give at least "
             "one node a label, or pass class_names=[...] to start from no label (e.g. to label by hand)"
         )
 
@@ -759,6 +762,11 @@ class Graph:
         codes, names = encode_labels(labels, n, class_names=class_names)
         features = _check_features(features, n)
         node_ids = _check_node_ids(node_ids, n)
+        # names that differ as text but not as numbers stay apart, as written, with a word (before any drop)
+        warn_lookalikes(names, "class names", name, stacklevel=stacklevel + 1)
+        if node_ids is not None:
+            texts = [v for v in node_ids.tolist() if isinstance(v, str)]
+            warn_lookalikes(texts, "node names", name, stacklevel=stacklevel + 1)
         if symmetrize:
             S = S.maximum(S.T).tocsr()
         S.setdiag(0)  # self-loops do not change L = D - S; the Graph keeps none
@@ -914,15 +922,27 @@ class Graph:
         Directed graphs are rejected unless ``symmetrize=True`` is passed
         (then ``S <- max(S, S^T)``). Self-loops are dropped. Node order follows
         ``G.nodes``; the original node names are kept in ``node_ids``. A node
-        whose label is ``None``, ``NaN`` or ``-1``, or that lacks the attribute,
-        is unlabelled and kept, as in :meth:`from_adjacency` (the number without
-        the attribute is said in a :class:`DataWarning`; if no node has it, the
-        attribute name is probably wrong and that is an error).
+        whose label is ``None``, ``NaN`` or ``-1`` (also as text, and the other
+        missing-value markers ``""``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ...
+        in any case: :data:`graphsel_lib._validation.MISSING_LABELS`), or that
+        lacks the attribute, is unlabelled and kept, as in :meth:`from_adjacency`
+        (the number without the attribute is said in a :class:`DataWarning`; if
+        no node has it, the attribute name is probably wrong and that is an
+        error). Edge weights (the ``weight`` attribute; ``weight=None``: all 1)
+        must be numbers: text such as ``"2.5"`` is refused, naming an edge.
         """
         import networkx as nx
 
+        if not isinstance(G, (nx.Graph,)):
+            raise TypeError(f"G must be a networkx graph, got {type(G).__name__}")
+        if G.number_of_nodes() == 0:
+            raise ValueError(
+                "G has no nodes (an empty networkx graph): a Graph needs nodes joined by at least one edge; "
+                "add the edges first, e.g. G.add_edge('a', 'b')"
+            )
         if G.is_directed() and not kwargs.get("symmetrize", False):
             raise ValueError("G is directed; pass symmetrize=True to use max(S, S^T)")
+        check_weight_attribute(G, weight, where="G")
         nodes = list(G.nodes)
         missing = [v for v in nodes if label_attr not in G.nodes[v]]
         if missing and len(missing) == len(nodes) and not kwargs.get("class_names"):

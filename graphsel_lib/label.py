@@ -2,7 +2,12 @@
 
 One core, :class:`Labelling`, and two front ends: the terminal
 (``python -m graphsel_lib.label --edges E --labels L --session S``) and an
-ipywidgets panel (:class:`LabellingPanel`). The core plays an online pass of
+ipywidgets panel (:class:`LabellingPanel`). In the terminal an answer is a
+class name as written in the labels file (``red``, or ``1`` for a class
+named 1), or ``#n`` for the n-th class of the list shown with each question;
+``:s`` skips the question (you do not know), ``:q`` saves and quits; a class
+named ``s`` is typed ``s`` (a class whose name starts with ``:`` or ``#`` by
+its ``#n``). The core plays an online pass of
 the margin-sampling relaxation learner (notebooks 34, 35 and 50) as a
 :class:`~graphsel_lib.online.Session` over every node of the graph:
 
@@ -30,6 +35,7 @@ import argparse
 import csv
 import hashlib
 import html
+import os
 import sys
 import warnings
 from dataclasses import dataclass
@@ -41,7 +47,7 @@ from ._atomic import atomic_write
 from .online import MarginSampling, Relaxation, Session, node_ids, session_file
 from .online.relaxation import kernel_for
 
-__all__ = ["UNLABELLED", "Labelling", "LabellingPanel", "Question", "answers_path", "main"]
+__all__ = ["UNLABELLED", "Labelling", "LabellingPanel", "Question", "answers_path", "headless", "main"]
 
 UNLABELLED = -1
 """The label code of a node whose class no one has given (as in :class:`~graphsel_lib.Graph`)."""
@@ -98,12 +104,24 @@ def _known(graph, known):
 
 
 def _read(edges, labels):
-    """``(graph, notes)``: :meth:`Graph.read_csv`, its warnings (what it dropped) as strings."""
+    """``(graph, notes)``: :meth:`Graph.read_csv`, its warnings (what it dropped) as strings.
+
+    A labels file that labels no node is refused naming it (the classes come from it).
+    """
     from .graph import Graph
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g = Graph.read_csv(edges, labels)
+        try:
+            g = Graph.read_csv(edges, labels)
+        except ValueError as err:
+            if not str(err).startswith("no node has a label"):
+                raise
+            raise ValueError(
+                f"the labels file {str(labels)!r} gives no node of {str(edges)!r} a label, and the classes to "
+                "choose from are the labels found there: add rows node,label for nodes of at least two classes "
+                "(in Python, Labelling(Graph.read_csv(edges, labels, class_names=[...])) starts from no label)"
+            ) from None
     return g, [str(w.message) for w in caught]
 
 
@@ -138,6 +156,12 @@ class Labelling:
     def __init__(
         self, graph, known=None, *, path=None, seed=0, budget=None, b=B, sources=None, _session=None
     ):
+        if graph.n_classes < 2:
+            named = f" ({graph.class_names[0]!r})" if graph.n_classes else ""
+            raise ValueError(
+                f"the graph {graph.name!r} has {graph.n_classes} class{named}: a person needs at least two classes "
+                "to choose from; give a node of another class a label (a row node,label in the labels file)"
+            )
         self.graph = graph
         self.known = _known(graph, known)
         self.path = None if path is None else Path(path)
@@ -160,8 +184,18 @@ class Labelling:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_csv(cls, edges, labels, path=None, *, seed=0, budget=None, b=B):
-        """Read the graph with :meth:`Graph.read_csv` (nodes without a label are unknown) and start."""
+        """Read the graph with :meth:`Graph.read_csv` (nodes without a label are unknown) and start.
+
+        The classes are the labels found in ``labels``: at least two are needed
+        (a ValueError naming the file says so otherwise).
+        """
         g, read_notes = _read(edges, labels)
+        if g.n_classes < 2:
+            named = f" ({g.class_names[0]!r})" if g.n_classes else ""
+            raise ValueError(
+                f"the labels file {str(labels)!r} names {g.n_classes} class{named}: a person needs at least two "
+                "classes to choose from; add a row node,label for a node of another class"
+            )
         lab = cls(g, path=path, seed=seed, budget=budget, b=b, sources=(edges, labels))
         lab.read_notes = read_notes
         return lab
@@ -457,16 +491,23 @@ class LabellingPanel:
 
     ``LabellingPanel(labelling)`` or ``LabellingPanel("session.npz")`` (resumes
     the saved labelling). Each answer is saved at once when the labelling has
-    a path. Headless (``$GRAPHSEL_HEADLESS``, papermill) the panel shows the
-    pending question as text and never waits: answer from a mapping or file
-    with :meth:`answer_from`. ipywidgets is imported here only.
+    a path. Headless (:func:`headless`: ``$GRAPHSEL_HEADLESS`` set, ipywidgets
+    missing, or a notebook executed by papermill or ``jupyter nbconvert
+    --execute``, where no one can click) the panel prints the pending question
+    as text when displayed and never waits: answer from a mapping or file
+    with :meth:`answer_from`. ipywidgets is imported here only (without it,
+    the panel has no buttons and shows text).
     """
 
     def __init__(self, labelling, *, autosave=True):
-        import ipywidgets as w
-
         self.labelling = labelling if isinstance(labelling, Labelling) else Labelling.resume(labelling)
         self.autosave = autosave
+        try:
+            import ipywidgets as w
+        except ImportError:  # text only: headless() is True without ipywidgets
+            self.buttons, self.widget = {}, None
+            self.labelling.next_question()
+            return
         names = self.labelling.graph.class_names
         self.buttons = {c: w.Button(description=c, tooltip=f"label: {c}") for c in names}
         self.skip_button = w.Button(description="skip", tooltip="I do not know this label", icon="forward")
@@ -518,7 +559,9 @@ class LabellingPanel:
             self.message.value = f"<span style='color:#b00'>{html.escape(str(err))}</span>"
 
     def refresh(self):
-        """Redraw from the labelling's state."""
+        """Redraw from the labelling's state (nothing to draw without ipywidgets)."""
+        if self.widget is None:
+            return
         lab = self.labelling
         q = lab.question
         self.title.value = f"<b>Labelling {html.escape(lab.graph.name)}</b>"
@@ -545,14 +588,38 @@ class LabellingPanel:
         )
 
     def _ipython_display_(self):
-        from IPython.display import display
-
-        from .collection.explore import is_headless
-
-        if is_headless():
+        if headless() or self.widget is None:
             print(self.text())
         else:
+            from IPython.display import display
+
             display(self.widget)
+
+
+def headless() -> bool:
+    """True when no one can click the panel's buttons: then it prints text.
+
+    :func:`graphsel_lib.course.display.is_headless` (``$GRAPHSEL_HEADLESS`` set,
+    or ipywidgets missing), or a notebook executed from start to end by
+    papermill or ``jupyter nbconvert --execute`` (``nbclient``): the kernel's
+    requests then do not allow standard input, which a person at JupyterLab,
+    VS Code or a console always has. Voilà runs notebooks the same way but
+    shows their widgets: it is not headless.
+    """
+    try:
+        from .course.display import is_headless
+    except ImportError:  # pragma: no cover - the course package ships with the library
+        from .collection.explore import is_headless
+    if is_headless():
+        return True
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - no IPython, no notebook
+        return False
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None or os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
+        return False
+    return getattr(kernel, "_allow_stdin", True) is False
 
 
 def _question_html(q):
@@ -585,12 +652,18 @@ def _question_text(q, lab):
     lines += [
         f"    {name!s:<{width}}  weight {weight:<6g} {label or '?'}" for name, label, weight in q.neighbours
     ]
-    lines.append("  classes: " + "  ".join(f"[{i}] {c}" for i, c in enumerate(lab.graph.class_names, 1)))
+    lines.append("  classes: " + "  ".join(f"#{i} {c}" for i, c in enumerate(lab.graph.class_names, 1)))
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- terminal
-_PROMPT = "label (a class name or number; s = skip, q = save and quit) > "
+_PROMPT = "label (a class name, or #n for the n-th class listed; :s = skip, :q = save and quit) > "
+_COMMANDS = {":s": "skip", ":skip": "skip", ":q": "quit", ":quit": "quit"}
+_HELP = (
+    "answer with a class name as written in the labels file (also a class named 1, s or q), or #n for the n-th "
+    "class listed; :s skips a node you do not know, :q saves and quits (a class whose name starts with ':' or "
+    "'#' is typed as its #n)"
+)
 
 
 class _Exit(Exception):
@@ -598,21 +671,36 @@ class _Exit(Exception):
 
 
 def _parse(lab, line):
-    """``("answer", code)``, ``("skip",)``, ``("quit",)`` from a line; ValueError with what to type."""
+    """``("answer", code)``, ``("skip",)``, ``("quit",)`` from a line; ValueError with what to type.
+
+    A command starts with ``:`` (``:s``, ``:q``), a menu number with ``#`` (``#2``); anything else is a class
+    name (exact, else ignoring case), so a class named ``1``, ``s`` or ``q`` is answered by typing its name.
+    """
     text = line.strip()
-    if text.lower() == "s":
-        return ("skip",)
-    if text.lower() == "q":
-        return ("quit",)
     names = lab.graph.class_names
-    try:
-        return ("answer", lab.class_code(text))
-    except ValueError:
-        pass
-    if text.isdigit() and 1 <= int(text) <= len(names):
-        return ("answer", int(text) - 1)
+    k = len(names)
+    if text.startswith(":") and text.casefold() in _COMMANDS:
+        return (_COMMANDS[text.casefold()],)
+    if text.startswith("#") and text[1:].isdigit():
+        if 1 <= int(text[1:]) <= k:
+            return ("answer", int(text[1:]) - 1)
+        raise ValueError(f"{text!r}: the classes are numbered #1..#{k}")
+    if text and not text.startswith((":", "#")):
+        try:
+            return ("answer", lab.class_code(text))
+        except ValueError:
+            pass
+    hint = ""
+    if text.casefold() in ("s", "q", "skip", "quit"):
+        hint = (
+            f" (to {'skip' if text.casefold().startswith('s') else 'save and quit'}, type :{text[0].lower()})"
+        )
+    elif text.isdigit() and 1 <= int(text) <= k:
+        hint = f" (for the class listed as #{text}, {names[int(text) - 1]!r}, type #{text})"
+    shown = ", ".join(names[:8]) + (", ..." if k > 8 else "")
     raise ValueError(
-        f"{text!r} is neither a class nor a number 1..{len(names)}; type a class name, its number, s or q"
+        f"{text!r} is not a class{hint}; type a class name ({shown}), #1..#{k} for one of the list, "
+        ":s to skip or :q to save and quit"
     )
 
 
@@ -620,12 +708,36 @@ def _say(*lines):
     print(*lines, sep="\n", flush=True)
 
 
+def _check_session_path(session):
+    """_Exit(2) unless ``--session`` can be written: its folder exists, is a folder and is writable.
+
+    Checked before any question, so that no answer is given and then lost to a path that cannot be saved.
+    """
+    path = Path(session)
+    if path.is_dir():
+        _fail(f"--session {session} is a folder; give a file name, e.g. {path / 'session.npz'}")
+    folder = path.parent
+    for above in [folder, *folder.parents]:  # the first part of the path that exists
+        if above.exists():
+            break
+    if not above.is_dir():
+        _fail(
+            f"--session {session}: {str(above)!r} is a file, not a folder, so the session cannot be saved there; "
+            "give a path in a folder, e.g. session.npz"
+        )
+    if above != folder:
+        _fail(
+            f"--session {session}: the folder {str(folder)!r} does not exist; create it or give another path"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        _fail(
+            f"--session {session}: the folder {str(folder)!r} is not writable; give a path in a writable folder"
+        )
+
+
 def _start(args):
     """Open (resume or start) the labelling, or _Exit(2) with a one-line message and the fix."""
-    if Path(args.session).is_dir():
-        _fail(
-            f"--session {args.session} is a folder; give a file name, e.g. {Path(args.session) / 'session.npz'}"
-        )
+    _check_session_path(args.session)
     if Path(args.session).exists():
         try:
             session_file.read(args.session)
@@ -638,7 +750,9 @@ def _start(args):
     except FileNotFoundError as err:
         _fail(f"{err}; check the path given to --edges or --labels")
     except (ValueError, TypeError, RuntimeError, OSError) as err:
-        _fail(str(err) if "; give" in str(err) else f"{err}; fix the file named above and run again")
+        text = str(err)
+        named = any(str(f) in text for f in (args.edges, args.labels, args.session))
+        _fail(text if named else f"{text} (reading --edges {args.edges} and --labels {args.labels})")
     for note in getattr(lab, "read_notes", []):
         _say(f"note: {note}")
     s = lab.session
@@ -655,6 +769,7 @@ def _start(args):
             f"new session {args.session}: {lab.graph.n_nodes} nodes, {lab.graph.n_classes} classes, "
             f"{unknown} nodes without a label"
         )
+    _say(_HELP)
     return lab
 
 
@@ -698,7 +813,11 @@ def main(argv=None, stdin=None) -> int:
     """The terminal front end; returns the exit code (0, or 2 on an error)."""
     parser = argparse.ArgumentParser(
         prog="python -m graphsel_lib.label",
-        description="Label the nodes of a graph by hand, where the learner is unsure. Resumes --session if it exists.",
+        description=(
+            "Label the nodes of a graph by hand, where the learner is unsure. Resumes --session if it exists. "
+            "Answer each question with a class name (as in the labels file), or #n for the n-th class listed; "
+            ":s skips a node, :q saves and quits."
+        ),
     )
     parser.add_argument("--edges", required=True, help="edges CSV: source,target[,weight] with a header row")
     parser.add_argument(

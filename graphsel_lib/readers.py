@@ -27,15 +27,21 @@ reads two small CSV files::
 * **Weights** come from the ``weight`` column when there is one, or from the
   third column of a three-column file (``weight=False`` ignores them, ``weight="w"``
   names the column); otherwise every edge weighs 1. They must be non-negative
-  finite numbers.
+  finite numbers written plainly (``2.5``, ``1e-3``; ``1_000`` or ``1,000`` are refused).
 * **Labels** are any strings (``g.class_names``, in sorted order; numerically
   sorted when all are plain non-negative integers). A node without a label
-  row, with an empty label, or with one of pandas' missing-value markers
-  (``NaN``, ``NA``, ``None``, ``null``, ...: :data:`MISSING_LABELS`) is
-  unlabelled; ``-1`` is a class name like any other string (±1 labels are
-  common), and a warning says so. Unlabelled nodes are kept with their
+  row, with an empty label, or with a missing-value marker (``-1``, ``NaN``,
+  ``NA``, ``None``, ``null``, ``n/a``, ... in any case:
+  :data:`MISSING_LABELS`, the library's one definition, also used by
+  :meth:`Graph.from_edges <graphsel_lib.Graph.from_edges>` and
+  :meth:`Graph.from_networkx <graphsel_lib.Graph.from_networkx>`) is
+  unlabelled; a warning counts them (and says how to keep a class named
+  ``-1``: rename it). Unlabelled nodes are kept with their
   edges (``g.labels`` is -1 on them: they are what the methods predict);
   the largest connected component is kept (``lcc=False`` raises instead).
+* **Look-alike names** in one file (nodes ``2`` and ``2.0``, or ``7`` and
+  ``007``; labels ``1`` and ``1.0``) are kept apart as written, and a
+  :class:`~graphsel_lib._validation.LookalikeNamesWarning` names the pairs.
 
 Whatever is dropped or merged (self-loops, repeated edges, label rows of nodes
 that are in no edge, repeated label rows, nodes outside the
@@ -43,7 +49,8 @@ largest connected component), and the number of unlabelled nodes, is reported by
 :class:`~graphsel_lib.DataWarning` with counts, and the counts are kept in ``g.info["read"]``. A missing file, a
 missing column, an empty file, an empty node name, a non-numeric or negative
 weight and a node given two different labels raise ``FileNotFoundError`` /
-``ValueError`` naming the file, line and value.
+``ValueError`` naming the file, line and value (and ``sep=`` when the file
+looks separated by ``;``, tabs or ``|``).
 """
 
 from __future__ import annotations
@@ -54,15 +61,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validation import DataWarning, UnlabelledNodesWarning
+from ._validation import (
+    _DECIMAL,
+    MISSING_LABELS,
+    DataWarning,
+    UnlabelledNodesWarning,
+    check_weight_attribute,
+    is_missing_label,
+)
 
-__all__ = ["read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
+__all__ = ["MISSING_LABELS", "read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
 
-#: Label cells that mean "no label": empty, or one of pandas' missing-value markers (read_csv's na_values).
-MISSING_LABELS = frozenset(
-    {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA",
-     "NULL", "NaN", "None", "n/a", "nan", "null"}
-)  # fmt: skip
+# MISSING_LABELS (imported above) are the label cells that mean "no label", in any case: empty, -1, and the
+# missing-value markers of pandas and spreadsheets; graphsel_lib._validation holds the one definition.
+_NON_FINITE = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan"})
+_OTHER_SEPARATORS = {";": "';'", "\t": "'\\t' (tab)", "|": "'|'"}
 _INT = re.compile(r"^(0|-?[1-9][0-9]*)$")  # plain integers: not "007", not "-0" (which would merge with "0")
 _CSV_OPTIONS = ("source", "target", "node", "label", "header", "sep")
 
@@ -135,7 +148,19 @@ def _column(columns, name, what, path, *, required=True, hint=""):
         if numeric
         else ""
     )
+    sep = _separator_hint(columns)
+    if sep:
+        raise ValueError(f"{what} {str(path)!r} has no column {name!r}; its columns are {columns}{sep}")
     raise ValueError(f"{what} {str(path)!r} has no column {name!r}; its columns are {columns}{more}{hint}")
+
+
+def _separator_hint(cells):
+    """``": it looks separated by ';': pass sep=';'"`` when the cells of one row hold another separator, else ""."""
+    text = "".join(str(c) for c in cells)
+    for sep, shown in _OTHER_SEPARATORS.items():
+        if sep in text:
+            return f" (the file looks separated by {shown}, not by commas: pass sep={shown.split(' ')[0]})"
+    return ""
 
 
 def _looks_numeric(text):
@@ -195,7 +220,7 @@ def read_edge_csv(path, *, weight=None, source="source", target="target", header
         if n_cols not in (2, 3):
             raise ValueError(
                 f"{what} {str(path)!r} without a header must have 2 or 3 columns (source,target[,weight]), "
-                f"got {n_cols}"
+                f"got {n_cols}{_separator_hint(cells[0]) if n_cols == 1 and cells.shape[0] else ''}"
             )
         i_src, i_tgt = 0, 1
         if weight is None or weight == "weight":
@@ -233,15 +258,24 @@ def read_edge_csv(path, *, weight=None, source="source", target="target", header
 
 
 def _weights(col, lines, what, path, column):
+    """The weights of ``col`` as floats: plain decimal numbers only (Python's ``float`` also takes ``1_000``)."""
     out = np.empty(col.size)
     for k, v in enumerate(col):
-        try:
+        if _DECIMAL.match(v):
             out[k] = float(v)
-        except ValueError:
+        elif v.casefold() in _NON_FINITE:
+            out[k] = np.nan  # refused below, as not finite
+        else:
+            digits = v.replace("_", "").replace(",", "").replace(" ", "")
+            fix = (
+                f"; write it with digits only, {digits} (no '_', ',' or blank separating thousands)"
+                if digits != v and _DECIMAL.match(digits)
+                else ""
+            )
             raise ValueError(
-                f"{what} {str(path)!r}, line {lines[k]}: weight {v!r} is not a number (weights are read from "
+                f"{what} {str(path)!r}, line {lines[k]}: weight {v!r} is not a number{fix} (weights are read from "
                 f"{column}; pass weight=False for an unweighted graph)"
-            ) from None
+            )
     bad = ~np.isfinite(out)
     if np.any(bad):
         k = int(np.flatnonzero(bad)[0])
@@ -274,6 +308,7 @@ def read_label_csv(path, *, node="node", label="label", header=True, sep=","):
             n_cols = cells.shape[1] if cells.ndim == 2 else 0
             raise ValueError(
                 f"{what} {str(path)!r} without a header must have 2 columns (node,label), got {n_cols}"
+                f"{_separator_hint(cells[0]) if n_cols == 1 and cells.shape[0] else ''}"
             )
         i_node, i_lab = 0, 1
     nodes, labels = cells[:, i_node], cells[:, i_lab]
@@ -301,24 +336,38 @@ def _match_labels(names, int_names, nodes, labels, lines, path):
     unknown = nodes[~known]
     pos, labs, lns = pos[known], labels[known], lines[known]
     out = np.full(names.size, None, dtype=object)
-    seen_line = {}
-    repeats = markers = 0
+    seen_line, seen_text = {}, {}
+    repeats = markers = minus_one = 0
     for p, lab, ln in zip(pos.tolist(), labs.tolist(), lns.tolist(), strict=True):
+        missing = is_missing_label(lab)
         if p in seen_line:
-            prev = out[p] if out[p] is not None else ""
-            if prev != lab:
+            node = names[p].item() if hasattr(names[p], "item") else names[p]
+            first, first_line = seen_text[p], seen_line[p]
+            if out[p] is None and missing:  # two rows without a label ('' and 'NaN', say): no conflict
+                repeats += 1
+                continue
+            if out[p] is None or missing:
+                given, gline, none, nline = (lab, ln, first, first_line) if missing is False else (
+                    first, first_line, lab, ln)  # fmt: skip
                 raise ValueError(
-                    f"{what} {str(path)!r}: node {names[p].item() if hasattr(names[p], 'item') else names[p]!r} "
-                    f"has two labels, {prev!r} (line {seen_line[p]}) and {lab!r} (line {ln})"
+                    f"{what} {str(path)!r}: node {node!r} has a label, {given!r} (line {gline}), and a row without "
+                    f"one, {none!r} (line {nline}, a missing-value marker): keep the row you mean and delete the other"
+                )
+            if out[p] != lab:
+                raise ValueError(
+                    f"{what} {str(path)!r}: node {node!r} has two labels, {first!r} (line {first_line}) and "
+                    f"{lab!r} (line {ln}): keep the row you mean and delete the other"
                 )
             repeats += 1
             continue
-        seen_line[p] = ln
-        out[p] = None if lab in MISSING_LABELS else lab
-        markers += lab in MISSING_LABELS and lab != ""
+        seen_line[p], seen_text[p] = ln, lab
+        out[p] = None if missing else lab
+        markers += missing and lab != ""
+        minus_one += bool(_DECIMAL.match(lab)) and float(lab) == -1  # '-1', '-1.0': perhaps a class of ±1
     no_row = names.size - len(seen_line)
     empty = sum(1 for p in seen_line if out[p] is None)
-    return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty, "markers": markers}
+    return out, {"unknown": unknown, "repeats": repeats, "no_row": no_row, "empty": empty, "markers": markers,
+                 "minus_one": minus_one}  # fmt: skip
 
 
 def _numeric_lookalikes(unknown, names, k=3):
@@ -455,10 +504,11 @@ def read_csv(edges_path, labels_path=None, *, weight=None, directed=False, graph
             f"({counts['no_row']} without a label row, {counts['empty']} with an empty label{marked}): "
             "kept with their edges, g.labels is -1 on them"
         )
-    if any(v == "-1" for v in per_node if v is not None):
+    if counts["minus_one"]:
         parts.append(
-            "the label '-1' is read as a class name, as a CSV writes any label (in arrays the library reads -1 "
-            "as unlabelled); leave the label cell empty, or write NaN, for a node without a label"
+            f"{_plural(counts['minus_one'], 'node')} labelled -1 are unlabelled: -1 marks a node without a label "
+            "everywhere in the library (as do '', NaN, None, null, NA, ...: graphsel_lib.readers.MISSING_LABELS); "
+            "if -1 is one of your classes (labels ±1), rename it in the file, e.g. to neg"
         )
     if parts:
         warnings.warn(f"{name}: " + "; ".join(parts), DataWarning, stacklevel=3)
@@ -503,9 +553,12 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
 
     Nodes keep their GraphML ids (``g.node_names``). A node without the
     ``label_attr`` attribute, or with an empty one, is unlabelled and kept
-    (said in a :class:`~graphsel_lib.DataWarning`, as are the self-loops dropped); labels
-    otherwise follow :meth:`Graph.from_networkx <graphsel_lib.Graph.from_networkx>`
-    (strings are class names; numbers must be integers, ``-1`` unlabelled).
+    (said in a :class:`~graphsel_lib.DataWarning`, as are the self-loops dropped), as is a
+    node whose label is a missing-value marker (:data:`MISSING_LABELS`: ``-1``, ``NaN``,
+    ``None``, ... in any case); labels otherwise follow
+    :meth:`Graph.from_networkx <graphsel_lib.Graph.from_networkx>` (strings are class
+    names; numbers must be integers). A weight attribute of type string is refused
+    (declare it ``attr.type="double"``, or pass ``weight=None``).
     A directed file is refused unless ``symmetrize=True`` (``max(S, S^T)``).
     Keyword arguments go to :meth:`Graph.from_networkx`.
     """
@@ -524,9 +577,16 @@ def read_graphml(path, label_attr="label", *, weight="weight", graph_cls=None, *
     if G.number_of_nodes() == 0:
         raise ValueError(f"GraphML file {str(path)!r} holds no nodes")
     name = kwargs.pop("name", str(G.name) if G.graph.get("name") else path.stem)
+    check_weight_attribute(
+        G,
+        weight,
+        where=f"GraphML file {str(path)!r}",
+        fix=f'declare the key of {weight!r} with attr.type="double" in the file, or pass weight=None to ignore '
+        "the weights",
+    )
     unlabelled = 0
     for _, data in G.nodes(data=True):
-        if data.get(label_attr) is None or data.get(label_attr) == "":
+        if is_missing_label(data.get(label_attr)):  # no attribute, '', '-1', 'NaN', 'None', ...: unlabelled
             data[label_attr] = None
             unlabelled += 1
     loops = list(nx.selfloop_edges(G))

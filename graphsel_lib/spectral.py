@@ -67,7 +67,9 @@ has 82 copies, of which ``d = 500`` keeps 76) is worse: any subspace of that
 eigenspace of the kept dimension is as valid, and the rank-``d`` kernel
 ``M^T M`` itself depends on the choice. :func:`canonical_basis` makes the
 choice depend on the eigenspace only: for the copies ``σ_{s+1} = … = σ_{s+m}``
-(equal to a relative 1e-8) with computed orthonormal basis ``U`` (n × m), take
+(equal to 1e-8 of ``w + σ``, ``w`` the median edge weight: relative to the
+graph's scale, so that multiplying every weight by ``c`` multiplies the
+eigenvalues by ``c`` and groups them the same way) with computed orthonormal basis ``U`` (n × m), take
 the fixed reference vectors ``g_{s+1}, …, g_{s+m}`` (standard normal, seeded by
 ``CANONICAL_SEED`` and their index alone), project them onto the eigenspace,
 ``P g_j = U (U^T g_j)``, and orthonormalise in index order (Gram–Schmidt, i.e.
@@ -119,6 +121,7 @@ __all__ = [
     "spectral_embedding",
     "add_bias",
     "graph_hash",
+    "weight_scale",
     "count_eigenvalues_below",
     "complement_probe",
 ]
@@ -159,9 +162,28 @@ def any_basis():
         yield
 
 
-def _tie(sigma):
-    """Eigenvalues within this distance of ``sigma`` count as copies of it (relative 1e-8)."""
-    return 1e-8 * (1.0 + abs(sigma))
+def _tie(sigma, scale=1.0):
+    """Eigenvalues within this distance of ``sigma`` count as copies of it: 1e-8 of ``scale + |σ|``.
+
+    ``scale`` is the graph's weight scale (:func:`weight_scale`, the median edge
+    weight; 1 for an unweighted graph, where this is the former ``1e-8 (1 + |σ|)``).
+    An absolute floor of 1e-8 made every eigenvalue of a graph whose weights are
+    ≤ 1e-8 a "copy" of its neighbours; relative to the weights, multiplying
+    them by ``c`` multiplies every eigenvalue and every tolerance by ``c``.
+    """
+    return 1e-8 * (scale + abs(sigma))
+
+
+def weight_scale(S) -> float:
+    """The graph's weight scale for the eigenvalue tolerances: the median edge weight (off the diagonal).
+
+    1 for an unweighted graph (every dataset of :func:`graphsel_lib.load_dataset`
+    has median weight 1); ``c`` times larger when every weight is. ``S`` may be
+    the weights or the Laplacian ``L = D - S`` (its off-diagonal entries are ``-S``).
+    """
+    U = sp.triu(sp.csr_matrix(S), k=1).tocsr()
+    w = np.abs(U.data[U.data != 0])
+    return float(np.median(w)) if w.size else 1.0
 
 
 def _warn_split(d, split, stacklevel=3):
@@ -198,10 +220,12 @@ class SpectralEmbedding:
     method : str
         The eigensolver used.
     info : dict
-        ``split``: ``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` (to a
-        relative 1e-8; the embedding is then not unique and a
+        ``split``: ``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` (to
+        1e-8 of ``weight_scale + σ``; the embedding is then not unique and a
         :class:`SplitEigenvalueWarning` says so), else None; a multiplicity
-        ``-m`` means "at least m" (no inertia count was affordable). Diagnostics
+        ``-m`` means "at least m" (no inertia count was affordable);
+        ``weight_scale``: the graph's median edge weight, the scale of the
+        tolerance that decides which eigenvalues are copies (1 if absent). Diagnostics
         of the solver that computed it (absent on a cache hit):
         for ``"lobpcg-jacobi"`` the ``iterations``, ``block`` size,
         ``max_residual``, ``guard_min`` (the first guard's Ritz value, an
@@ -237,7 +261,8 @@ class SpectralEmbedding:
     def split_at(self, d: int):
         """``(σ_d, kept, multiplicity)`` if rank ``d`` cuts through a repeated eigenvalue, else None.
 
-        Counted among this embedding's eigenvalues (to a relative 1e-8); where
+        Counted among this embedding's eigenvalues (to 1e-8 of
+        ``info["weight_scale"] + σ``); where
         the copies of ``σ_d`` run on to its own cut, its ``info["split"]``
         gives the multiplicity (``-m``, "at least m", if that is unknown).
         """
@@ -247,7 +272,7 @@ class SpectralEmbedding:
             return self.info.get("split")
         w = self.eigenvalues
         sigma = float(w[d - 1])
-        copies = np.flatnonzero(np.abs(w - sigma) <= _tie(sigma))
+        copies = np.flatnonzero(np.abs(w - sigma) <= _tie(sigma, self.info.get("weight_scale", 1.0)))
         if copies[-1] < d:  # no copy of σ_d beyond the cut
             return None
         mult = copies.size  # all of them here, unless the run reaches this embedding's own cut
@@ -263,8 +288,9 @@ class SpectralEmbedding:
         split = self.split_at(d)
         if d < self.d:
             _warn_split(d, split)
+        info = {"split": split, "weight_scale": self.info.get("weight_scale", 1.0)}
         return SpectralEmbedding(
-            self.eigenvalues[:d].copy(), self.eigenvectors[:, :d].copy(), self.method, {"split": split}
+            self.eigenvalues[:d].copy(), self.eigenvectors[:, :d].copy(), self.method, info
         )
 
 
@@ -369,6 +395,7 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
         if tol >= 1.0:
             raise ValueError(f"tol must be below 1 (a relative residual), got {tol}")
     slack = max(LOBPCG_RTOL, tol or 0.0)  # relative slack of the checks below
+    scale = weight_scale(S)  # the tolerances on eigenvalues are relative to it (1 for unit weights)
 
     path = None
     if cache:
@@ -378,14 +405,15 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
         hit = _read_cache(path, key, n, d)
         if hit is not None:
             _warn_split(d, hit[2])
-            return SpectralEmbedding(hit[0], hit[1], method, {"split": hit[2]})
+            return SpectralEmbedding(hit[0], hit[1], method, {"split": hit[2], "weight_scale": scale})
 
     L = laplacian(S)
-    vals, vecs, info, method = _solve(L, d, method, seed, tol, slack)
-    info["split"] = split = _split_at_cut(L, vals, info)
+    vals, vecs, info, method = _solve(L, d, method, seed, tol, slack, scale)
+    info["split"] = split = _split_at_cut(L, vals, info, scale)
+    info["weight_scale"] = scale
     if split is not None:  # the canonical subspace of the cut eigenspace needs all of its copies
-        vals, vecs, method = _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack)
-    vecs = canonical_basis(vals, vecs)[:, :d]
+        vals, vecs, method = _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, scale)
+    vecs = canonical_basis(vals, vecs, scale=scale)[:, :d]
     vals = np.ascontiguousarray(vals[:d])
     _warn_split(d, split)
     if path is not None:
@@ -393,7 +421,7 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
     return SpectralEmbedding(vals, vecs, method, info)
 
 
-def _solve(L, d, method, seed, tol, slack):
+def _solve(L, d, method, seed, tol, slack, scale=1.0):
     """The ``d`` smallest non-zero eigenpairs by ``method``, checked for misses: ``(vals, vecs, info, method)``.
 
     ``method`` may change to a fallback when a Krylov solver missed a copy of
@@ -406,7 +434,7 @@ def _solve(L, d, method, seed, tol, slack):
         if n > INERTIA_MAX_NODES:  # no LU for an inertia count: probe the complement
             mu, res = complement_probe(L, vecs[:, 1 : d + 1], seed=seed + 1)
             info.update(check="probe", probe_min=mu, probe_residual=res)
-            if mu < vals[d] - slack * (1.0 + vals[d]):
+            if mu < vals[d] - slack * (scale + vals[d]):
                 raise RuntimeError(
                     f"lobpcg-jacobi missed an eigenvalue: the complement probe found {mu:.8g} < σ_d = {vals[d]:.8g}"
                 )
@@ -414,7 +442,7 @@ def _solve(L, d, method, seed, tol, slack):
             info["check"] = "inertia"
     else:
         vals, vecs = _SOLVERS[method](L, d, seed)
-    if method != "dense" and info.get("check") != "probe" and not _none_missing(L, vals, slack):
+    if method != "dense" and info.get("check") != "probe" and not _none_missing(L, vals, slack, scale):
         # Krylov methods can miss copies of a repeated eigenvalue (e.g. the
         # eigenvalue 1 of pendant-node pairs). The block method does not.
         if n <= DENSE_MAX_NODES:
@@ -428,14 +456,14 @@ def _solve(L, d, method, seed, tol, slack):
         )
         vals, vecs = _SOLVERS[fallback](L, d, seed)[:2]
         info = {}
-        if fallback != "dense" and not _none_missing(L, vals):
+        if fallback != "dense" and not _none_missing(L, vals, scale=scale):
             raise RuntimeError(f"eigensolvers missed eigenvalues of L (d={d}); try method='dense'")
         method = fallback
     vals, vecs = _check_and_fix(L, vals, vecs, d, method, slack)
     return vals, vecs, info, method
 
 
-def _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, max_tries=4):
+def _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, scale=1.0, max_tries=4):
     """The pairs up to the last copy of the eigenvalue ``split[0]`` that rank ``d`` cuts, and the solver used.
 
     With a known multiplicity one more solve asks for exactly the missing
@@ -450,9 +478,9 @@ def _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, max_tri
     extra = abs(mult) - kept if mult > 0 else max(abs(mult), 8)  # unknown: ask for more, doubling
     for _ in range(max_tries if mult < 0 else 1):
         d_ext = min(n - 1, d + extra)
-        w, V, info, used = _solve(L, d_ext, method, seed, tol, slack)
-        copies = int(np.count_nonzero(np.abs(w[d:] - sigma) <= _tie(sigma)))
-        closed = mult > 0 or copies < d_ext - d or d_ext == n - 1 or _split_at_cut(L, w, info) is None
+        w, V, info, used = _solve(L, d_ext, method, seed, tol, slack, scale)
+        copies = int(np.count_nonzero(np.abs(w[d:] - sigma) <= _tie(sigma, scale)))
+        closed = mult > 0 or copies < d_ext - d or d_ext == n - 1 or _split_at_cut(L, w, info, scale) is None
         if closed:
             return w[: d + copies], V[:, : d + copies], used
         extra *= 2
@@ -465,11 +493,11 @@ def _complete_eigenspace(L, vals, vecs, split, method, seed, tol, slack, max_tri
     return w, V, used
 
 
-def _groups(vals):
-    """``(start, stop)`` of each run of equal eigenvalues in the ascending ``vals`` (to a relative 1e-8)."""
+def _groups(vals, scale=1.0):
+    """``(start, stop)`` of each run of equal eigenvalues in the ascending ``vals`` (to 1e-8 of ``scale + σ``)."""
     start = 0
     for j in range(1, vals.shape[0] + 1):
-        if j == vals.shape[0] or vals[j] - vals[start] > _tie(vals[start]):
+        if j == vals.shape[0] or vals[j] - vals[start] > _tie(vals[start], scale):
             yield start, j
             start = j
 
@@ -479,11 +507,11 @@ def _reference_vector(n, j):
     return np.random.default_rng([CANONICAL_SEED, j]).standard_normal(n)
 
 
-def canonical_basis(eigenvalues, eigenvectors):
+def canonical_basis(eigenvalues, eigenvectors, *, scale=1.0):
     """An eigenvector basis that depends only on the eigenspaces, not on the solver that found them.
 
-    For each run of equal eigenvalues ``σ_{s+1} = … = σ_{s+m}`` (to a relative
-    1e-8) with orthonormal eigenvectors ``U`` (columns ``s..s+m-1``): the
+    For each run of equal eigenvalues ``σ_{s+1} = … = σ_{s+m}`` (to 1e-8 of
+    ``scale + σ``) with orthonormal eigenvectors ``U`` (columns ``s..s+m-1``): the
     fixed reference vectors ``G = [g_{s+1} … g_{s+m}]`` (standard normal,
     seeded by ``CANONICAL_SEED`` and the index) are projected onto the
     eigenspace and orthonormalised in index order: ``U^T G = Q R`` with
@@ -500,11 +528,23 @@ def canonical_basis(eigenvalues, eigenvectors):
         Ascending; a run of copies must be complete for its basis to be canonical.
     eigenvectors : ndarray of shape (n, d)
         Orthonormal columns, ``eigenvectors[:, j]`` belonging to ``eigenvalues[j]``.
+    scale : float, default 1.0
+        The graph's weight scale (:func:`weight_scale`: its median edge
+        weight, 1 for an unweighted graph), which sets the tolerance that
+        decides copies: pass it for a weighted graph (``spectral_embedding`` does).
 
     Returns
     -------
     ndarray of shape (n, d), Fortran order
         The canonical basis (a new array).
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match, eigenvalues not ascending, NaN or infinite
+        entries, columns that are not orthonormal (``|VᵀV − I| > 1e-6``: the
+        projection onto an eigenspace needs an orthonormal basis of it), or a
+        ``scale`` that is not a positive finite number.
 
     Examples
     --------
@@ -524,10 +564,25 @@ def canonical_basis(eigenvalues, eigenvectors):
         raise ValueError(
             f"need eigenvalues of shape (d,) and eigenvectors of shape (n, d), got {vals.shape} and {vecs.shape}"
         )
+    if not (np.all(np.isfinite(vals)) and np.all(np.isfinite(vecs))):
+        raise ValueError(
+            "eigenvalues and eigenvectors must be finite: NaN or infinite entries found (a failed eigensolve?)"
+        )
     if np.any(np.diff(vals) < 0):
         raise ValueError("eigenvalues must be in ascending order (sort the pairs first)")
+    scale = check_positive(scale, "scale (the graph's weight scale, e.g. weight_scale(S))")
+    gram = vecs.T @ vecs
+    gram[np.diag_indices_from(gram)] -= 1.0
+    off = float(np.max(np.abs(gram))) if gram.size else 0.0
+    if off > 1e-6:
+        i, j = np.unravel_index(int(np.argmax(np.abs(gram))), gram.shape)
+        raise ValueError(
+            f"eigenvectors must have orthonormal columns (|VᵀV − I| ≤ 1e-6), but column {i}·column {j} is off by "
+            f"{off:.3g}: normalise and orthogonalise them first (e.g. np.linalg.qr within each eigenspace), or pass "
+            "the eigenvectors an eigensolver returned"
+        )
     n = vecs.shape[0]
-    for s, e in _groups(vals):
+    for s, e in _groups(vals, scale):
         U = vecs[:, s:e]
         G = np.column_stack([_reference_vector(n, j) for j in range(s, e)])
         Q, R = np.linalg.qr(U.T @ G)
@@ -537,8 +592,8 @@ def canonical_basis(eigenvalues, eigenvectors):
     return vecs
 
 
-def _split_at_cut(L, vals, info):
-    """``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` to a relative 1e-8, else None.
+def _split_at_cut(L, vals, info, scale=1.0):
+    """``(σ_d, kept, multiplicity)`` if ``σ_{d+1} = σ_d`` to 1e-8 of ``scale + σ_d``, else None.
 
     By the inertia count of ``L − (σ_d ± tie) I`` where an LU is affordable;
     else by the smallest Ritz value seen past ``σ_d`` (the first guard of the
@@ -547,7 +602,7 @@ def _split_at_cut(L, vals, info):
     """
     d = vals.shape[0]
     sigma = float(vals[-1])
-    tie = _tie(sigma)
+    tie = _tie(sigma, scale)
     if info.get("check") == "probe":
         beyond = min(info.get("probe_min", np.inf), info.get("guard_min", np.inf))
         if beyond > sigma + tie:
@@ -741,10 +796,10 @@ def count_eigenvalues_below(L, tau) -> int:
     return int(np.count_nonzero(lu.U.diagonal() < 0))
 
 
-def _none_missing(L, vals, slack=1e-8):
-    """True if no eigenvalue of ``L`` below the largest computed one (less a relative ``slack``) was skipped."""
+def _none_missing(L, vals, slack=1e-8, scale=1.0):
+    """True if no eigenvalue of ``L`` below the largest computed one (less ``slack`` of ``scale + top``) was skipped."""
     top = float(np.max(vals))
-    tau = top - slack * (1.0 + top)
+    tau = top - slack * (scale + top)
     found = int(np.count_nonzero(vals < tau))
     try:
         return count_eigenvalues_below(L, tau) == found

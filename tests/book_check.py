@@ -46,6 +46,18 @@ _PAGE_JS = """() => ({
   images: Array.from(document.images).map(i => [i.getAttribute('src'), i.complete && i.naturalWidth > 0]),
 })"""
 _RAW_MATH = ("$$", "\\(", "\\[", "\\frac", "\\mathbf", "\\sum", "\\le")
+# A slide deck (reveal.js): ready, its slides counted, its formulas rendered.
+_DECK_JS = """async () => {
+  if (typeof Reveal === 'undefined') return {ready: false};
+  if (!Reveal.isReady()) await new Promise(r => Reveal.on('ready', r));
+  if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
+  const root = document.querySelector('.reveal .slides').cloneNode(true);
+  root.querySelectorAll('pre, code, script, style, mjx-container, .highlight').forEach(e => e.remove());
+  return {ready: true, slides: Reveal.getTotalSlides(),
+          rendered: document.querySelectorAll('mjx-container').length,
+          mathErrors: document.querySelectorAll('mjx-merror, [data-mjx-error]').length,
+          prose: root.textContent};
+}"""
 
 
 def find_chromium() -> str | None:
@@ -96,7 +108,7 @@ def check_book(book_dir, pages=None, *, screenshot_dir=None, executable=None) ->
     )
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{srv.server_address[1]}"
-    problems, blocked, n_math = [], [], 0
+    problems, blocked, n_math, decks = [], [], 0, []
     current = {"url": ""}
     try:
         with sync_playwright() as p:
@@ -154,10 +166,37 @@ def check_book(book_dir, pages=None, *, screenshot_dir=None, executable=None) ->
                 problems += _page_problems(page, url, state, page.evaluate(_PROSE_JS))
                 if screenshot_dir is not None and url == (chapters[:1] or [None])[0]:
                     page.screenshot(path=str(Path(screenshot_dir) / "book_chapter.png"))
+            if "chapters/slides.html" in todo:  # the lecture slides linked from the slides page
+                page.goto(f"{base}/chapters/slides.html", wait_until="load")
+                hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+                decks = sorted({h for h in hrefs if h.endswith(".slides.html")})
+                for href in decks:
+                    url = "chapters/" + href
+                    current["url"] = url
+                    page.goto(f"{base}/{url}", wait_until="load")
+                    state = page.evaluate(_DECK_JS)
+                    if not state["ready"] or state["slides"] < 3:
+                        problems.append(f"{url}: the deck did not start ({state})")
+                        continue
+                    if state["mathErrors"]:
+                        problems.append(f"{url}: {state['mathErrors']} MathJax error(s)")
+                    for marker in _RAW_MATH:
+                        if marker in state["prose"]:
+                            at = state["prose"].index(marker)
+                            problems.append(
+                                f"{url}: raw math {marker!r}: ...{state['prose'][max(0, at - 60) : at + 60]!r}"
+                            )
+                    n_math += state["rendered"]
             browser.close()
     finally:
         srv.shutdown()
-    return {"chapters": chapters, "problems": problems, "blocked": sorted(set(blocked)), "n_math": n_math}
+    return {
+        "chapters": chapters,
+        "problems": problems,
+        "blocked": sorted(set(blocked)),
+        "n_math": n_math,
+        "decks": decks,
+    }
 
 
 def main(argv=None) -> int:
@@ -171,7 +210,8 @@ def main(argv=None) -> int:
     for url in result["blocked"]:
         print(f"blocked request to {url}")
     print(
-        f"{len(result['problems'])} problem(s), {len(result['blocked'])} blocked request(s), {result['n_math']} formulas"
+        f"{len(result['problems'])} problem(s), {len(result['blocked'])} blocked request(s), {result['n_math']} formulas, "
+        f"{len(result['decks'])} slide decks"
     )
     return 1 if result["problems"] or result["blocked"] else 0
 

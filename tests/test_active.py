@@ -98,6 +98,46 @@ def test_strategies_see_only_revealed_labels():
     assert seen[-1] == [0] + trace.queries[:3].tolist()
 
 
+def _karate():
+    import networkx as nx
+
+    G = nx.karate_club_graph()
+    y = np.array([0 if G.nodes[v]["club"] == "Mr. Hi" else 1 for v in G])
+    return nx.to_scipy_sparse_array(G, nodelist=range(34), weight=None, format="csr").astype(float), y
+
+
+class _Ask:
+    """A strategy that queries the given nodes in order."""
+
+    def __init__(self, *nodes):
+        self.nodes = list(nodes)
+
+    def select(self, state):
+        return self.nodes.pop(0)
+
+
+def test_last_error_follows_the_edges_not_the_prior():
+    """One node left (karate's 33, the Officer's leader): CMN made its row the prior, Mr. Hi (error 1)."""
+    S, y = _karate()
+    initial = np.setdiff1d(np.arange(34), [0, 33])
+    trace = run_pool(_Ask(0), S, y, 1, initial=initial)
+    assert trace.n_unlabelled.tolist() == [1] and trace.errors.tolist() == [0.0]
+    for prior in ("labelled", "uniform", "none", [1, 1], {0: 1, 1: 1}):
+        assert run_pool(_Ask(0), S, y, 1, initial=initial, class_prior=prior).errors.tolist() == [0.0]
+    # from two unlabelled nodes on, CMN with the prior chosen is applied (the same function as notebook 50)
+    two = run_pool(_Ask(0), S, y, 1, initial=np.setdiff1d(np.arange(34), [0, 32, 33]), class_prior="uniform")
+    lab = np.setdiff1d(np.arange(34), [32, 33])
+    F = harmonic(S, np.where(np.isin(np.arange(34), lab), y, -1), lab, cmn=True, class_prior=[0.5, 0.5])
+    assert two.errors[0] == np.mean(predict(F)[[32, 33]] != y[[32, 33]])
+
+
+def test_run_pool_refuses_a_bad_prior_before_any_query():
+    S, y = path_graph(6), np.array([0, 0, 0, 1, 1, 1])
+    for bad, match in [("auto", "cross-validation"), ("labeled", "must be one of"), ([1, 2, 3], "one share")]:
+        with pytest.raises(ValueError, match=match):
+            run_pool(RandomPool(), S, y, 2, initial=1, class_prior=bad)
+
+
 def test_run_pool_errors():
     S = path_graph(6)
     y = np.array([0, 0, 0, 1, 1, 1])

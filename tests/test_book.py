@@ -5,7 +5,8 @@ rendered with :func:`graphsel_lib.collection.book.build`, served on 127.0.0.1 an
 in headless Chromium (Debian's ``chromium``, driven by playwright; no browser is
 downloaded). Every request that leaves 127.0.0.1 is blocked and counted as a
 failure. On every page: math rendered (no raw ``$...$`` or ``\\(...\\)`` left
-in the text), every image loaded, no console error, no failed request.
+in the text), every image loaded, no console error, no failed request; every
+chapter's lecture slides start (reveal.js) with their formulas rendered.
 
 Without a Chromium the test is skipped, unless ``GRAPHSEL_REQUIRE_BROWSER=1``
 (set by ``.ci/run``), where it fails instead.
@@ -62,8 +63,12 @@ def test_book_in_a_browser_offline(smoke_book):
     pages = [
         p.rsplit(".", 1)[0] for p in book.PAGES if (project_root() / "notebooks" / p).is_file()
     ]  # course pages
-    expected = sorted(f"chapters/{name}.html" for name in [nb.stem for nb in NOTEBOOKS] + pages)
+    expected = sorted(f"chapters/{name}.html" for name in [nb.stem for nb in NOTEBOOKS] + pages + ["slides"])
     assert result["chapters"] == expected, "the index must link every notebook's page and the course pages"
+    course = [nb.stem for nb in NOTEBOOKS if int(nb.name[:2]) in book.COURSE_CHAPTERS]
+    assert result["decks"] == [f"../_static/slides/{name}.slides.html" for name in course], (
+        "a deck per chapter"
+    )
     assert not result["blocked"], f"the book asked the network for: {result['blocked'][:10]}"
     assert result["n_math"] > 100, "the notebooks hold hundreds of formulas: MathJax did not find them"
     problems = result["problems"]
@@ -101,6 +106,9 @@ def test_prepare_notebook_folds_long_code_and_links_sources():
     assert cells[3]["metadata"]["tags"] == ["hide-input"]  # long: folded
     assert cells[4]["metadata"]["tags"] == ["remove-input"]  # prose from values: output only
     assert nb["cells"][2]["metadata"].get("tags") is None  # the input is not modified
+    assert "lecture slides" not in cells[1]["source"]
+    with_deck = book.prepare_notebook(nb, name="07_x", executed=True, slides=True)["cells"][1]["source"]
+    assert '<a href="../_static/slides/07_x.slides.html">lecture slides</a>' in with_deck
     page = book.prepare_notebook(nb, name="07_x", executed=False, status_note="failed at cell 3")
     assert (
         "not executed in this build" in page["cells"][1]["source"]

@@ -106,9 +106,31 @@ def test_line_cut_at_most_twice_tree_cut_and_the_wta_bound(random_graphs):
         atlas.wta_bound_runs(random_graphs[0], rng.integers(0, 2, random_graphs[0].shape[0]), 2)
 
 
+def test_wta_expected_mistake_bound_averages_the_line_bound(random_graphs):
+    rng = np.random.default_rng(9)
+    for S in random_graphs[:6]:
+        S = (S > 0).astype(float)  # the bound counts label changes: unweighted
+        n = S.shape[0]
+        y = rng.integers(0, 2, n)
+        expected = 1 + 2 * bounds.expected_tree_cut(S, y) * (1 + math.log2(n - 1))
+        assert abs(bounds.wta_expected_mistake_bound(S, y) - expected) < 1e-12 * expected
+        for _ in range(20):  # on every tree the line's bound is at most the tree-cut form it averages
+            t = random_spanning_tree(S, rng)
+            per_tree = 1 + 2 * bounds.tree_and_line_cuts(t, tree_line(t), y)["tree"] * (1 + math.log2(n - 1))
+            assert bounds.wta_mistake_bound(tree_line(t), y) <= per_tree + 1e-12
+    with pytest.raises(ValueError, match="unweighted"):
+        W = random_graphs[0]
+        bounds.wta_expected_mistake_bound(W, rng.integers(0, 2, W.shape[0]))
+
+
 def test_s2_finds_the_cut_of_a_path_in_about_log2_n_bisections():
     for n in (32, 256):
         runs = atlas.s2_path_queries(n, 4, seed=0)
         assert len(runs) == 4 and (runs["queries"] == runs["random"] + runs["bisection"]).all()
         assert (runs["bisection"] <= math.ceil(math.log2(n)) + 1).all()
     assert atlas.s2_path_queries(64, 3, seed=2).equals(atlas.s2_path_queries(64, 3, seed=2))
+    # a cut near an end needs a long random phase: past the first budget (4 log2 n + 40 = 68 queries
+    # for n = 128), the budget doubles instead of failing
+    runs = atlas.s2_path_queries(128, 5, seed=21)
+    long = runs[runs["queries"] > 68]
+    assert len(long) == 1 and long["cut"].iloc[0] == 6 and long["random"].iloc[0] > 68

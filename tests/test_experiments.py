@@ -442,7 +442,8 @@ def test_learners_with_hidden_parameters_are_keyed_by_their_state():
 
 def test_pick_best_breaks_ties_by_order_and_reports_the_margin():
     p = ex.pick_best([0.30, 0.20 * (1 + 1e-12), 0.20, 0.25])  # equal but for rounding: the first wins
-    assert p == ex.Pick(1, 2, pytest.approx(0.05))
+    assert p == ex.Pick(1, 2, 0.0) and p.tied  # a tie: the order chose (margin 0), not the scores
+    assert ex.pick_best([0.30, 0.20, 0.25]) == ex.Pick(1, 1, pytest.approx(0.05))
     assert ex.pick_best([0.30, 0.20 * (1 + 1e-6), 0.20]).index == 2  # a real difference decides
     assert ex.pick_best([np.nan, 2.0, 1.0], maximize=True) == (1, 1, 1.0)
     assert ex.pick_best([0.5]).margin == np.inf
@@ -558,3 +559,45 @@ def test_tune_to_budget_says_when_the_target_is_out_of_reach(karate):
         ex.tune_to_budget(gs.online.BBQ, "kappa", (0.0, 1.0), M, y, order, 10)
     with pytest.raises(ValueError, match="not a metric"):
         ex.tune_to_budget(gs.online.BBQ, "kappa", (0.1, 1.0), M, y, order, 10, count="n_asked", cache=False)
+
+
+def test_pick_best_reports_a_tie_as_a_tie_and_refuses_infinite_scores():
+    """All scores tied gave margin inf (as if nothing could change the choice); ±inf scores raised IndexError."""
+    p = ex.pick_best([0.2, 0.2, 0.2])
+    assert p == ex.Pick(0, 3, 0.0) and p.tied
+    single = ex.pick_best([0.5])
+    assert single.margin == np.inf and not single.tied
+    for bad in ([-np.inf, 1.0], [np.inf, 0.3], [0.2, np.inf]):
+        with pytest.raises(ValueError, match="scores must be finite numbers"):
+            ex.pick_best(bad)
+
+
+def test_tune_refuses_a_metric_it_does_not_measure(karate):
+    """tune(metric="accuracy") raised a bare KeyError after running the whole grid."""
+    M, y = karate
+    with pytest.raises(ValueError, match="metric must be one of error_rate, n_queried"):
+        ex.tune(lambda mu: OneVsRest(lambda: OLLGC(mu=mu)), {"mu": [1.0]}, M, y, ex.tuning_order(len(y)),
+                metric="accuracy", n_jobs=1, cache=False)  # fmt: skip
+    with pytest.raises(ValueError, match="'binary_error_rate' is not measured for this learner"):
+        ex.tune(lambda mu: OLLGC(mu=mu), {"mu": [1.0]}, M, np.where(y == 0, -1, 1), ex.tuning_order(len(y)),
+                metric="binary_error_rate", n_jobs=1, cache=False)  # fmt: skip
+
+
+def test_an_edited_results_cache_is_refused_and_recomputed(karate, tmp_path):
+    """The cache checked row counts and NaN, not content: an edited error rate was returned as measured."""
+    M, y = karate
+    yb = np.where(y == 0, -1, 1)
+    orders = ex.random_orders(len(y), 2, seed=4)
+    first = ex.evaluate(GPA, M, yb, orders, n_jobs=1, cache_dir=tmp_path)
+    (path,) = tmp_path.glob("*.json")
+    stored = json.loads(path.read_text())
+    stored["rows"][0]["error_rate"] = 0.0123  # a plausible, finite, edited value
+    path.write_text(json.dumps(stored))
+    with pytest.warns(RuntimeWarning, match="was edited: its rows no longer match the checksum"):
+        again = ex.evaluate(GPA, M, yb, orders, n_jobs=1, cache_dir=tmp_path)
+    assert again.loc[0, "error_rate"] == first.loc[0, "error_rate"] != 0.0123
+    del stored["checksum"]  # a file written before rows were checksummed: read as it is, then sealed
+    stored["rows"][0]["error_rate"] = first.loc[0, "error_rate"]
+    path.write_text(json.dumps(stored))
+    ex.evaluate(GPA, M, yb, orders, n_jobs=1, cache_dir=tmp_path)
+    assert "checksum" in json.loads(path.read_text())

@@ -394,3 +394,77 @@ def test_a_graph_without_an_edge_is_refused():
         gs.Graph.from_edges(np.array([[0, 1], [1, 2]]), [0, 1, 0], weights=np.array([0.0, 0.0]))
     with pytest.raises(ValueError, match="at least one edge of positive weight"):
         gs.datasets.sbm(100, n_blocks=2, avg_degree=1e-3, mixing=0.2, seed=0)
+
+
+# --------------------------------------------------------------------------- issue 34: missing-value markers, names
+MISSING_STRINGS = [
+    "NaN",
+    "nan",
+    "None",
+    "-1",
+    "",
+    "NONE",
+    "Nan",
+    "NAN",
+    "Null",
+    "null",
+    "NA",
+    "n/a",
+    " -1.0 ",
+]
+
+
+@pytest.mark.parametrize("marker", MISSING_STRINGS)
+def test_missing_value_strings_are_unlabelled_in_from_edges_and_from_networkx(marker):
+    """'NaN', 'None', '-1', '', 'NONE', ... became classes of their own in from_edges and from_networkx."""
+    edges = np.array([[0, 1], [1, 2], [2, 3]])
+    labels = np.array(["red", marker, "blue", "red"], dtype=object)
+    with pytest.warns(gs.DataWarning, match="1 of 4 nodes are unlabelled"):
+        g = gs.Graph.from_edges(edges, labels)
+    assert g.class_names == ["blue", "red"] and g.labels.tolist() == [1, -1, 0, 1]
+    with pytest.warns(gs.DataWarning, match="1 of 4 nodes are unlabelled"):
+        g2 = gs.Graph.from_edges(edges, labels.astype(str))  # a numpy string array
+    assert g2.class_names == ["blue", "red"]
+    G = nx.path_graph(4)
+    nx.set_node_attributes(G, dict(enumerate(labels)), "label")
+    with pytest.warns(gs.DataWarning, match="1 of 4 nodes are unlabelled"):
+        g3 = gs.Graph.from_networkx(G)
+    assert g3.class_names == ["blue", "red"] and g3.labels[1] == -1
+
+
+def test_numeric_missing_labels_among_strings_or_numbers_stay_unlabelled():
+    """Numeric -1 / NaN / None keep meaning unlabelled, also mixed with marker strings in an object array."""
+    edges = np.array([[0, 1], [1, 2], [2, 3], [3, 4]])
+    mixed = np.array([0, "NaN", 2, None, -1], dtype=object)
+    with pytest.warns(gs.DataWarning, match="3 of 5 nodes are unlabelled"):
+        g = gs.Graph.from_edges(edges, mixed)
+    assert g.class_names == ["0", "2"] and g.labels.tolist() == [0, -1, 1, -1, -1]
+
+
+def test_lookalike_names_are_kept_apart_with_a_warning():
+    """Node names '2' and '2.0', '7' and '007', labels '1' and '1.0' stayed distinct without a word."""
+    G = nx.Graph([("2", "2.0"), ("2.0", "7"), ("7", "007")])
+    nx.set_node_attributes(G, {"2": "1", "2.0": "1.0", "7": "1", "007": "x"}, "label")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.from_networkx(G)
+    look = [str(w.message) for w in caught if issubclass(w.category, gs._validation.LookalikeNamesWarning)]
+    assert issubclass(gs._validation.LookalikeNamesWarning, gs.DataWarning)
+    assert g.n_nodes == 4 and g.class_names == ["1", "1.0", "x"]  # kept as written
+    assert any("node names '2' and '2.0', '7' and '007'" in m for m in look)
+    assert any("class names '1' and '1.0'" in m for m in look)
+
+
+def test_from_networkx_refuses_an_empty_graph_and_text_weights():
+    """nx.Graph() raised networkx's own error; a weight '2.5' (text) gave scipy's dtype error."""
+    with pytest.raises(ValueError, match="G has no nodes"):
+        gs.Graph.from_networkx(nx.Graph())
+    G = nx.Graph()
+    G.add_edge("a", "b", weight="2.5")
+    G.add_edge("b", "c", weight=1.0)
+    nx.set_node_attributes(G, {"a": "x", "b": "y", "c": "x"}, "label")
+    with pytest.raises(
+        TypeError, match=r"weight attribute 'weight' must hold numbers.*'2\.5' \(str\) on edge"
+    ):
+        gs.Graph.from_networkx(G)
+    assert gs.Graph.from_networkx(G, weight=None).adjacency[0, 1] == 1.0  # the fix the message names

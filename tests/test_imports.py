@@ -10,7 +10,8 @@ at module level or inside a function (a lazy import is still an edge). Rules:
     ``graphsel_lib/__init__``) is an upward import and fails, except for
     ``graphsel_lib.papers``, content that sits above the package as the
     notebooks do (``graphsel_lib/__init__`` never imports it);
-(b) the algorithm layer never imports the collection tooling or the workflows;
+(b) the algorithm layer never imports the collection tooling, the workflows or the course content;
+    the course content (``course/``) never imports the collection tooling or the workflows;
 (c) no ``_private`` name (one leading underscore, not a dunder) is imported
     from another subpackage, except from ``graphsel_lib._validation`` and
     ``graphsel_lib._atomic`` (the shared private helpers).
@@ -37,6 +38,8 @@ ALGORITHM_LAYER = (
 #: ``collection/`` holds the tooling; ``reproduce`` and ``book`` are the two ``python -m`` entry points into it.
 COLLECTION_TOOLING = ("collection", "reproduce", "book", "papers")
 WORKFLOWS = ("experiments", "partial_labels", "label")
+#: The course's content (checks, quizzes, exercises): above the algorithms, below the tooling that renders it.
+COURSE = ("course",)
 SHARED_PRIVATE = ("graphsel_lib._validation", "graphsel_lib._atomic")
 
 #: Content that sits above the whole package, as the notebooks do: it may import ``graphsel_lib`` itself
@@ -135,8 +138,10 @@ def _violations():
             elif target in PACKAGES and module != target and module.startswith(target + "."):
                 found[key] = f"{where}: upward import of the package {target}"
             # (b) layers
-            if _in(module, ALGORITHM_LAYER) and _in(target, COLLECTION_TOOLING + WORKFLOWS):
+            if _in(module, ALGORITHM_LAYER) and _in(target, COLLECTION_TOOLING + WORKFLOWS + COURSE):
                 found[key] = f"{where}: the algorithm layer imports {target}"
+            if _in(module, COURSE) and _in(target, COLLECTION_TOOLING + WORKFLOWS):
+                found[key] = f"{where}: the course content imports the tooling {target}"
             # (c) private names across subpackages
             if target in SHARED_PRIVATE or _unit(module) == _unit(target):
                 continue

@@ -14,7 +14,7 @@ import graphsel_lib as gs
 from graphsel_lib.label import Labelling, LabellingPanel, answers_path, main
 
 CLASSES = ["red", "green", "blue"]
-PROMPT = "label (a class name or number"
+PROMPT = "label (a class name, or #n"
 
 
 @pytest.fixture(scope="module")
@@ -155,13 +155,14 @@ def questions(out):
 
 def test_cli_by_name_and_number_bad_answer_skip_and_eof(files):
     tmp, truth = files
-    # the classes are numbered in sorted order: [1] blue [2] green [3] red
-    feed = "red\n2\nbogus\nblue\ns\n"
+    # the classes are listed in sorted order: #1 blue #2 green #3 red
+    feed = "red\n#2\nbogus\nblue\n:s\n"
     r = subprocess.run(cli(tmp), cwd=tmp, input=feed, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert "new session s.npz" in r.stdout and "'bogus' is neither a class nor a number 1..3" in r.stdout
+    assert "new session s.npz" in r.stdout and "'bogus' is not a class; type a class name" in r.stdout
+    assert "classes: #1 blue  #2 green  #3 red" in r.stdout and ":s skips a node you do not know" in r.stdout
     asked = questions(r.stdout)
-    assert len(asked) == 5  # red, 2 (green), bogus then blue (asked again: the same node), s, then EOF
+    assert len(asked) == 5  # red, #2 (green), bogus then blue (asked again: the same node), :s, then EOF
     assert r.stdout.count(f"node {asked[2]}") == 1 and r.stdout.count(PROMPT) == 6
     assert "saved (end of input)" in r.stdout and "answers: s.answers.csv (3 rows" in r.stdout
     rows = (tmp / "s.answers.csv").read_text().splitlines()
@@ -238,7 +239,7 @@ def test_cli_resumes_after_being_killed(files):
 
 def test_cli_refuses_a_damaged_session_and_missing_files(files, capsys):
     tmp, _ = files
-    r = subprocess.run(cli(tmp), cwd=tmp, input="red\nq\n", capture_output=True, text=True, timeout=60)
+    r = subprocess.run(cli(tmp), cwd=tmp, input="red\n:q\n", capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "saved (quit)" in r.stdout
     data = bytearray((tmp / "s.npz").read_bytes())
     data[len(data) // 2] ^= 0x01
@@ -304,3 +305,96 @@ def test_panel_buttons_save_and_show_the_next_question(graph, tmp_path):
     assert "saved" in panel.message.value
     again = LabellingPanel.resume(tmp_path / "p.npz", g, known)  # from the saved path
     assert again.labelling.question == panel.labelling.question
+
+
+# --------------------------------------------------------------------------- issue 34: the CLI's answers and errors
+
+
+def small_files(tmp, classes, labelled=None):
+    """edges.csv (a cycle of 12 nodes n0..n11) and labels.csv giving ``labelled`` ({node: class}) only."""
+    n = 12
+    (tmp / "edges.csv").write_text("source,target\n" + "".join(f"n{i},n{(i + 1) % n}\n" for i in range(n)))
+    labelled = {0: classes[0], 6: classes[-1]} if labelled is None else labelled
+    (tmp / "labels.csv").write_text("node,label\n" + "".join(f"n{i},{c}\n" for i, c in labelled.items()))
+
+
+def run_main(tmp, feed, capsys, *extra, session="s.npz"):
+    import io
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(tmp)
+        args = ["--edges", "edges.csv", "--labels", "labels.csv", "--session", session, *extra]
+        code = main(args, stdin=io.StringIO(feed))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_class_named_1_is_typed_1_and_the_menu_is_hash_n(tmp_path, capsys):
+    """With classes '0' and '1', typing the menu number 1 recorded class '1': a name is a name, #n the n-th entry."""
+    small_files(tmp_path, ["0", "1"])
+    code, out, _ = run_main(tmp_path, "1\n#1\n", capsys)
+    assert code == 0 and "classes: #1 0  #2 1" in out and "#n for the n-th class listed" in out
+    rows = (tmp_path / "s.answers.csv").read_text().splitlines()[1:]
+    assert [r.split(",")[1] for r in rows] == [
+        "1",
+        "0",
+    ]  # "1": the class named 1; "#1": the first listed, "0"
+
+
+def test_cli_classes_named_s_and_q_are_labels_and_skip_is_colon_s(tmp_path, capsys):
+    """A class named 's' or 'q' was read as skip / quit; commands are :s and :q."""
+    small_files(tmp_path, ["q", "s"])
+    code, out, _ = run_main(tmp_path, "s\nQ\n:s\n:q\n", capsys)
+    assert code == 0 and "saved (quit)" in out
+    back = Labelling.resume(tmp_path / "s.npz")
+    assert [back.graph.class_names[c] for c in back.answers.values()] == ["s", "q"] and back.n_skipped == 1
+    small_files(tmp_path, ["red", "blue"])
+    code, out, _ = run_main(tmp_path, "s\n3\n:q\n", capsys, session="t.npz")
+    assert "'s' is not a class (to skip, type :s)" in out and "#1..#2" in out
+
+
+def test_cli_one_class_or_no_label_names_the_labels_file(tmp_path, capsys):
+    """One class said 'fix the file named above' naming none; no label offered class_names=, not a CLI option."""
+    small_files(tmp_path, ["red"], {0: "red", 3: "red"})
+    code, _, err = run_main(tmp_path, "", capsys)
+    assert code == 2 and "'labels.csv' names 1 class ('red')" in err and "named above" not in err
+    small_files(tmp_path, ["red"], {0: ""})
+    code, _, err = run_main(tmp_path, "", capsys)
+    assert code == 2 and "'labels.csv' gives no node" in err and "add rows node,label" in err
+    assert "pass class_names" not in err and not (tmp_path / "s.npz").exists()
+
+
+def test_cli_checks_the_session_path_before_asking(tmp_path, capsys):
+    """--session under a regular file failed after the first answer, and the answer was lost."""
+    small_files(tmp_path, ["red", "blue"])
+    (tmp_path / "notes.txt").write_text("a file\n")
+    code, out, err = run_main(tmp_path, "red\n", capsys, session="notes.txt/s.npz")
+    assert code == 2 and "'notes.txt' is a file, not a folder" in err and "round " not in out
+    code, out, err = run_main(tmp_path, "red\n", capsys, session="nowhere/s.npz")
+    assert code == 2 and "the folder 'nowhere' does not exist" in err and "round " not in out
+
+
+def test_panel_prints_text_under_papermill(graph, monkeypatch, capsys):
+    """papermill (no $GRAPHSEL_HEADLESS) showed a dead widget although the panel promises text headless."""
+    pytest.importorskip("ipywidgets")
+    import IPython
+
+    from graphsel_lib import label
+
+    monkeypatch.delenv("GRAPHSEL_HEADLESS", raising=False)
+
+    class Kernel:  # an nbclient run (papermill, nbconvert --execute): no standard input for the request
+        _allow_stdin = False
+
+    class Shell:
+        kernel = Kernel()
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: Shell())
+    g, known = graph
+    panel = LabellingPanel(Labelling(g, known))
+    assert label.headless()
+    panel._ipython_display_()
+    out = capsys.readouterr().out
+    assert out.startswith("round ") and "classes: #1" in out and "VBox" not in out
+    Kernel._allow_stdin = True  # JupyterLab: a person can click
+    assert not label.headless()

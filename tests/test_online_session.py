@@ -565,3 +565,38 @@ def test_every_exported_learner_may_be_named_in_a_saved_session():
     assert all(online.LEARNER_CLASSES[n] is getattr(online, n) for n in online.LEARNER_CLASSES)
     twins = {n for n in online.reference.__all__ if n.startswith("Reference")}
     assert {"ReferenceDGS", "ReferenceWTA", "ReferenceRelaxation"} <= twins
+
+
+def test_the_live_session_guard_sees_through_wrappers(graph):
+    """run(inner) while Session(MarginSampling(inner)) was live reset inner under the session without a word."""
+    _, M, _, classes = graph
+    inner = ol.CMOG(gamma=1.0)
+    s = answer(Session(ol.MarginSampling(inner, b=0.2), M, n_classes=3), classes, stop=4)
+    with pytest.raises(RuntimeError, match=r"CMOG belongs to a live Session .*playing MarginSampling"):
+        ol.run(inner, M, classes)
+    with pytest.raises(RuntimeError, match=r"RandomQueries \(the CMOG inside it\) belongs to a live Session"):
+        ol.run(ol.RandomQueries(inner, p=0.5), M, classes)  # another wrapper around the same learner
+    answer(s, classes)
+    assert ol.run(inner, M, classes).n_rounds == N  # free once the session is done
+    outer_inner = ol.CMOG(gamma=1.0)
+    s2 = answer(Session(outer_inner, M, n_classes=3), classes, stop=2)
+    with pytest.raises(RuntimeError, match=r"the CMOG inside it"):
+        Session(ol.MarginSampling(outer_inner, b=0.2), M, n_classes=3)  # the other way round
+    assert not s2.done
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [(lambda m: m.pop("rng_state"), "lacks the field 'rng_state'"),
+     (lambda m: m.pop("queried"), "lacks the field 'queried'"),
+     (lambda m: m.update(labels=m["labels"][:-1]), r"'labels' holds 5 rounds but 'predictions' holds 6"),
+     (lambda m: m.update(skipped=[40]), "'skipped' rounds are not rounds played"),
+     (lambda m: m.update(n_classes="2"), "'n_classes' of the session file is str")],
+)  # fmt: skip
+def test_load_names_a_missing_field_or_inconsistent_rounds(tmp_path, graph, change, match):
+    """A file with a valid checksum but a missing field raised a bare KeyError; a short labels list zip()'s error."""
+    _, M, y, _ = graph
+    path = answer(Session(ol.OLLGC(mu=1.0), M), y, stop=6).save(tmp_path / "s.npz")
+    _rewrite(path, change)
+    with pytest.raises(ValueError, match=match):
+        Session.load(path)

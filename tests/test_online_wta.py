@@ -264,3 +264,50 @@ def test_compiled_pass_falls_back_when_it_cannot_play():
         w.compiled_pass(node_ids(5).T, np.arange(5), np.zeros(5, int), ("distance",)) is None
     )  # a key it lacks
     assert w.compiled_pass(node_ids(5).T + 0.5, np.arange(5), np.zeros(5, int), ()) is None  # not node ids
+
+
+# --------------------------------------------------------------------------- issue 34: light bridges
+def _two_triangles(bridge):
+    S = np.zeros((6, 6))
+    for a, b in [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5)]:
+        S[a, b] = S[b, a] = 1.0
+    S[2, 3] = S[3, 2] = bridge
+    return sp.csr_matrix(S)
+
+
+def test_a_bridge_too_light_to_draw_is_refused_at_once():
+    """A bridge of 1e-300 made Wilson's walk run forever (double precision never draws it): refused, named."""
+    with pytest.raises(
+        ValueError, match=r"the edge \(2, 3\) weighs 1e-300.*never takes it.*strengthen the light"
+    ):
+        SpanningTreeSampler(_two_triangles(1e-300))
+    with pytest.raises(ValueError, match="never takes it"):
+        WTA(_two_triangles(1e-300))
+
+
+def test_a_walk_over_its_step_budget_stops_with_the_fix():
+    """A bridge of 1e-6 took seconds a tree (1e-8, minutes): a tree is refused past max_steps, the cause named."""
+    sampler = SpanningTreeSampler(_two_triangles(1e-6), max_steps=10**5)
+    with pytest.raises(
+        ValueError, match=r"more than 100,000 steps.*span a factor 1\.0e\+06.*\(2, 3\) weighs 1e-06"
+    ):
+        for seed in range(20):  # a tree rooted in the other triangle needs ~1e6 steps: some seed draws one
+            sampler.draw(np.random.default_rng(seed))
+    path = sp.diags([np.ones(199), np.ones(199)], [-1, 1], format="csr")
+    with pytest.raises(ValueError, match="long and thin"):
+        SpanningTreeSampler(path, max_steps=1000).draw(np.random.default_rng(0))
+    assert SpanningTreeSampler(_two_triangles(1e-6)).draw(np.random.default_rng(0)).parent.size == 6
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_compiled_walk_draws_the_trees_of_the_python_walk(random_graphs, weighted):
+    """The walk runs compiled; it takes the same steps on the same uniforms as the Python walk."""
+    for S in random_graphs:
+        S = S if weighted else (S > 0).astype(float)
+        fast, slow = SpanningTreeSampler(S), SpanningTreeSampler(S, compiled=False)
+        assert fast._walks is not None and slow._walks is None
+        for seed in range(3):
+            a, b = fast.draw(np.random.default_rng(seed)), slow.draw(np.random.default_rng(seed))
+            np.testing.assert_array_equal(a.parent, b.parent)
+            np.testing.assert_array_equal(a.weight, b.weight)
+            assert a.root == b.root

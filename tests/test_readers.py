@@ -1,5 +1,6 @@
 """Graph.read_csv / read_graphml: your own graph from files, names and labels kept, everything dropped reported."""
 
+import re
 import warnings
 
 import networkx as nx
@@ -73,15 +74,17 @@ def test_minus_zero_is_not_zero(tmp_path):
     assert by_name == {"-0": "a", "0": "b", "1": "a"}
 
 
-def test_integer_labels_sort_numerically_and_minus_one_is_a_class(tmp_path):
+def test_integer_labels_sort_numerically_and_minus_one_is_unlabelled(tmp_path):
+    """-1 marks an unlabelled node in a CSV too (one definition everywhere); a warning says how to keep a class -1."""
     e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,d\n")
     lab = _write(tmp_path / "l.csv", "node,label\na,10\nb,2\nc,2\nd,10\n")
     g, _ = _read(e, lab)
     assert g.class_names == ["2", "10"]
-    lab2 = _write(tmp_path / "l2.csv", "node,label\na,-1\nb,1\nc,1\nd,-1\n")
+    lab2 = _write(tmp_path / "l2.csv", "node,label\na,-1\nb,1\nc,1\nd,-1\ne,x\n")
     g2, msgs = _read(e, lab2)
-    assert g2.n_nodes == 4 and sorted(g2.class_names) == ["-1", "1"]
-    assert len(msgs) == 1 and "the label '-1' is read as a class name" in msgs[0]
+    assert g2.n_nodes == 4 and g2.class_names == ["1"] and g2.labels.tolist() == [-1, 0, 0, -1]
+    text = " ".join(msgs)
+    assert "2 nodes labelled -1 are unlabelled" in text and "rename it in the file" in text
 
 
 @pytest.mark.parametrize("marker", ["NaN", "nan", "NA", "None", "null", "N/A", "<NA>"])
@@ -343,3 +346,111 @@ def test_unlabelled_count_said_once_and_drops_still_said(tmp_path):
     text = " | ".join(msgs)
     assert text.count("are unlabelled") == 1 and "largest of 2 connected components" in text
     assert g.n_nodes == 3 and g.n_labelled == 1
+
+
+# --------------------------------------------------------------------------- issue 34: one definition of "no label"
+@pytest.mark.parametrize("marker", ["NONE", "Nan", "NAN", "Null", "N/a", "nil", "-1.0", "#n/a"])
+def test_missing_value_markers_in_any_case_mean_unlabelled(tmp_path, marker):
+    """'NONE', 'Nan', 'NAN', 'Null', ... (other spellings than pandas' own) became classes in a label CSV."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\nc,d\na,d\n")
+    lab = _write(tmp_path / "l.csv", f"node,label\na,x\nb,{marker}\nc,y\nd,x\n")
+    g, msgs = _read(e, lab)
+    assert g.class_names == ["x", "y"] and g.labels.tolist() == [0, -1, 1, 0]
+    assert g.info["read"]["unlabelled_nodes"] == 1
+
+
+def test_readme_lists_every_missing_label_marker():
+    """The README's sentence on what 'unlabelled' means lists the markers the readers use, all of them."""
+    from pathlib import Path
+
+    from graphsel_lib.readers import MISSING_LABELS
+
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    start = text.index("means *unlabelled*, everywhere")
+    sentence = text[start : text.index("A `gs.Graph` keeps its", start)]
+    shown = {m.casefold() for m in re.findall(r"`([^`]*)`", sentence)}
+    assert {m for m in MISSING_LABELS if m} <= shown and '""' in shown
+
+
+def test_graphml_markers_and_text_weights(tmp_path):
+    """GraphML: a label 'NaN' or '-1' (attr.type string) became a class; a weight of attr.type string a dtype error."""
+    G = nx.Graph()
+    G.add_edge("u", "v", weight=2.0)
+    G.add_edge("v", "w", weight=1.0)
+    G.add_edge("w", "z", weight=1.0)
+    nx.set_node_attributes(G, {"u": "red", "v": "NaN", "w": "-1", "z": "blue"}, "label")
+    path = tmp_path / "g.graphml"
+    nx.write_graphml(G, path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.read_graphml(path)
+    assert g.class_names == ["blue", "red"] and g.labels.tolist() == [1, -1, -1, 0]
+    assert any("2 of 4 nodes have no 'label'" in str(w.message) for w in caught)
+    text = path.read_text().replace(
+        'attr.name="weight" attr.type="double"', 'attr.name="weight" attr.type="string"'
+    )
+    path.write_text(text)
+    with pytest.raises(
+        TypeError, match=r"GraphML file .*weight attribute 'weight' must hold numbers.*attr\.type"
+    ):
+        gs.Graph.read_graphml(path)
+
+
+def test_lookalike_node_names_and_labels_in_one_file_are_pointed_out(tmp_path):
+    """Nodes '2' and '2.0', '7' and '007', labels '1' and '1.0' stayed distinct without a word: kept, and said."""
+    from graphsel_lib._validation import LookalikeNamesWarning
+
+    e = _write(tmp_path / "e.csv", "source,target\n2,2.0\n2.0,7\n7,007\n")
+    lab = _write(tmp_path / "l.csv", "node,label\n2,1\n2.0,1.0\n7,1\n007,x\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.read_csv(e, lab)
+    look = [str(w.message) for w in caught if issubclass(w.category, LookalikeNamesWarning)]
+    assert sorted(g.node_names) == ["007", "2", "2.0", "7"] and g.class_names == ["1", "1.0", "x"]
+    assert any(
+        "node names '2' and '2.0', '007' and '7'" in m for m in look
+    )  # in the sorted order of the nodes
+    assert any("class names '1' and '1.0'" in m for m in look)
+
+
+def test_weights_written_with_separators_are_refused(tmp_path):
+    """Python's float() reads '1_000' as 1000: a weight so written was taken silently."""
+    lab = _write(tmp_path / "l.csv", "node,label\na,x\nb,y\nc,x\n")
+    for weight, fix in (
+        ("1_000", "; write it with digits only, 1000 .* "),
+        ("1 000", "; .*1000 .* "),
+        ("١", " "),
+    ):
+        e = _write(tmp_path / "e.csv", f"source,target,weight\na,b,2\nb,c,{weight}\n")
+        with pytest.raises(
+            ValueError, match=rf"line 3: weight '{weight}' is not a number{fix}\(weights are read"
+        ):
+            gs.Graph.read_csv(e, lab)
+    e = _write(tmp_path / "e.csv", "source,target,weight\na,b,inf\n")
+    with pytest.raises(ValueError, match="not a finite number"):
+        gs.Graph.read_csv(e, lab)
+
+
+@pytest.mark.parametrize("sep, shown", [(";", "';'"), ("\t", "'\\\\t'"), ("|", "'|'")])
+def test_other_separators_get_a_hint_about_sep(tmp_path, sep, shown):
+    """A ';'- or tab-separated file said only that the column 'source' is missing."""
+    e = _write(tmp_path / "e.csv", f"source{sep}target\na{sep}b\nb{sep}c\n")
+    lab = _write(tmp_path / "l.csv", f"node{sep}label\na{sep}x\nb{sep}y\n")
+    with pytest.raises(ValueError, match=rf"looks separated by {shown}.*pass sep="):
+        gs.Graph.read_csv(e, lab)
+    with pytest.raises(ValueError, match=rf"looks separated by {shown}.*pass sep="):
+        gs.Graph.read_csv(e, lab, header=False)
+    assert gs.Graph.read_csv(e, lab, sep=sep).n_nodes == 3
+
+
+def test_two_missing_markers_for_one_node_are_not_two_labels(tmp_path):
+    """'' and 'NaN' for one node were called 'two labels'; a label and a marker are said as such."""
+    e = _write(tmp_path / "e.csv", "source,target\na,b\nb,c\n")
+    same = _write(tmp_path / "same.csv", "node,label\na,x\nb,\nb,NaN\nc,y\n")
+    g, msgs = _read(e, same)
+    assert g.labels.tolist() == [0, -1, 1] and any("ignored 1 repeated label row" in m for m in msgs)
+    mixed = _write(tmp_path / "mixed.csv", "node,label\na,x\nb,NaN\nb,y\nc,y\n")
+    with pytest.raises(
+        ValueError, match=r"node 'b' has a label, 'y' \(line 4\), and a row without one, 'NaN'"
+    ):
+        gs.Graph.read_csv(e, mixed)

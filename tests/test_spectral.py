@@ -471,3 +471,54 @@ def test_tiny_weights_are_a_scale_not_a_disconnection():
     path[2, 3] = 1e-11
     with pytest.raises(ValueError, match="connected, but its algebraic connectivity"):
         gs.spectral_embedding(path + path.T, 2, cache=False)
+
+
+def test_tiny_weights_group_and_embed_as_the_same_graph_at_unit_scale():
+    """Weights ≤ 1e-8: an absolute tolerance made distinct eigenvalues "copies" (kernel off by tens of %)."""
+    import networkx as nx
+
+    from graphsel_lib.spectral import _groups
+
+    rng = np.random.default_rng(3)
+    S = random_connected_graph(rng, 40, p=0.15)  # weights in [0.1, 3]: every eigenvalue simple
+    K = sp.csr_matrix(nx.to_scipy_sparse_array(nx.karate_club_graph(), weight=None))  # σ = 2 five times
+    for graph, d in ((S, 10), (K, 10), (K, 20)):
+        with warnings.catch_warnings(record=True) as unit_w:
+            warnings.simplefilter("always")
+            unit = gs.spectral_embedding(graph, d, cache=False)
+        with warnings.catch_warnings(record=True) as tiny_w:
+            warnings.simplefilter("always")
+            tiny = gs.spectral_embedding(graph * 1e-9, d, cache=False)
+        np.testing.assert_allclose(tiny.eigenvalues, 1e-9 * unit.eigenvalues, rtol=1e-9)
+        scale = 1e9 * np.abs(unit.kernel()).max()
+        np.testing.assert_allclose(tiny.kernel(), 1e9 * unit.kernel(), rtol=1e-6, atol=1e-8 * scale)
+        assert len(tiny_w) == len(unit_w)  # no warning about a multiplicity that does not exist
+        splits = [(tiny.split_at(k) is None, unit.split_at(k) is None) for k in range(1, d + 1)]
+        assert all(a == b for a, b in splits)
+        assert list(_groups(tiny.eigenvalues, tiny.info["weight_scale"])) == list(
+            _groups(unit.eigenvalues, unit.info["weight_scale"])
+        )
+        if unit.info["split"] is not None:
+            sigma, kept, mult = tiny.info["split"]
+            assert (kept, mult) == unit.info["split"][1:] and sigma == pytest.approx(
+                1e-9 * unit.info["split"][0]
+            )
+
+
+def test_canonical_basis_refuses_nan_and_non_orthonormal_input():
+    from graphsel_lib.spectral import canonical_basis
+
+    w, V = np.linalg.eigh(gs.laplacian(_cycle(8)).toarray())
+    w, V = w[1:], V[:, 1:]
+    bad = V.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="must be finite"):
+        canonical_basis(w, bad)
+    with pytest.raises(ValueError, match="must be finite"):
+        canonical_basis(np.where(np.arange(w.size) == 2, np.nan, w), V)
+    with pytest.raises(ValueError, match=r"orthonormal columns .*column (\d)·column \1 is off by 3"):
+        canonical_basis(w, 2 * V)  # unnormalised
+    skew = V.copy()
+    skew[:, 1] += 0.1 * skew[:, 0]
+    with pytest.raises(ValueError, match="orthonormal columns"):
+        canonical_basis(w, skew)

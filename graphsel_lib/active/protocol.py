@@ -6,7 +6,9 @@ in each of ``budget`` steps the strategy chooses any unlabelled node, its
 label is revealed, and the labelled set so far is scored by the harmonic
 function with class mass normalisation
 (:func:`graphsel_lib.transductive.harmonic` with ``cmn=True``; Zhu,
-Ghahramani & Lafferty 2003) on the nodes still unlabelled.
+Ghahramani & Lafferty 2003) on the nodes still unlabelled, its class prior
+resolved by :func:`graphsel_lib.transductive.cmn_prior` as in notebook 50
+(no CMN while a single node is unlabelled).
 
 Strategy interface
 ------------------
@@ -33,7 +35,7 @@ from scipy.sparse import csgraph
 
 from .._validation import DataWarning, check_integer, check_seed
 from ..graph import check_adjacency, check_labels
-from ..transductive import harmonic, predict
+from ..transductive import cmn_prior, harmonic, predict
 
 __all__ = ["PoolState", "PoolTrace", "run_pool", "check_strategy", "check_pool_graph"]
 
@@ -116,7 +118,8 @@ class PoolTrace:
         Their revealed labels.
     errors : ndarray of float (budget,)
         After each query, the error rate of the harmonic + CMN predictions on
-        the nodes still unlabelled.
+        the nodes still unlabelled (the harmonic function alone on the last
+        one: see ``run_pool``'s ``class_prior``).
     n_unlabelled : ndarray of int (budget,)
         How many nodes that error is measured on (``n − |initial| − step``).
     elapsed : ndarray of float (budget,)
@@ -184,19 +187,25 @@ def _check_initial(initial, n, rng):
     return arr
 
 
-def _error(S, y, state, class_prior=None):
-    """Error of harmonic + CMN on the unlabelled nodes (a class without a label yet is simply never predicted)."""
+def _error(S, y, state, class_prior="labelled"):
+    """Error of harmonic + CMN on the unlabelled nodes (a class without a label yet is simply never predicted).
+
+    The prior is resolved by :func:`~graphsel_lib.transductive.cmn_prior`, as
+    in notebook 50: no CMN on the last unlabelled node (it would get the prior).
+    """
+    unl = state.unlabelled
+    counts = np.bincount(state.y_known[state.is_labelled], minlength=state.n_classes)
+    q = cmn_prior(class_prior, counts, n_unlabelled=unl.size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
         F = harmonic(
             S,
             state.y_known,
             np.asarray(state.labelled),
-            cmn=True,
+            cmn=q is not None,
             n_classes=state.n_classes,
-            class_prior=class_prior,
+            class_prior=q,
         )
-    unl = state.unlabelled
     return float(np.mean(predict(F[unl]) != y[unl]))
 
 
@@ -221,11 +230,18 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         many nodes drawn uniformly, or these nodes.
     n_classes : int, optional
         K (default ``max(y) + 1``).
-    class_prior : array of shape (K,), optional
-        CMN's class masses (default: the class proportions among the labelled
-        nodes, as Zhu et al.). A strategy that does not sample uniformly (S²
-        queries along class boundaries, EER) skews those proportions, and CMN
-        then skews the predictions with them: pass the known or a uniform prior.
+    class_prior : {"labelled", "uniform", "none"}, array of shape (K,) or dict, optional
+        CMN's class masses, resolved after each query by
+        :func:`graphsel_lib.transductive.cmn_prior` (the function notebook 50
+        and :mod:`graphsel_lib.partial_labels` use). Default (None):
+        ``"labelled"``, the class proportions among the labelled nodes, as Zhu
+        et al. A strategy that does not sample uniformly (S² queries along
+        class boundaries, EER) skews those proportions, and CMN then skews the
+        predictions with them: pass the known shares, ``"uniform"``, or
+        ``"none"`` (the harmonic function without CMN). While one node is
+        left unlabelled (the last query of the largest budget), no CMN is
+        applied: on one node it would predict the prior's top class whatever
+        the edges say.
 
     Raises
     ------
@@ -251,6 +267,8 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
             f"budget must be in 1..{top} (n = {n} nodes, {initial.size} labelled initially, one left to "
             f"measure the error on), got {budget}"
         )
+    class_prior = "labelled" if class_prior is None else class_prior
+    cmn_prior(class_prior, np.ones(K))  # a bad prior fails here, before any query
     state = PoolState(S, K, np.random.default_rng(state_ss))
     for u in initial:
         state._reveal(int(u), int(y[u]))

@@ -46,7 +46,17 @@ from pathlib import Path
 
 from ..paths import project_root
 
-__all__ = ["ASIDE", "FOLD_LINES", "GROUPS", "PAGES", "build", "fold_aside", "main", "prepare_notebook"]
+__all__ = [
+    "ASIDE",
+    "ASIDES",
+    "FOLD_LINES",
+    "GROUPS",
+    "PAGES",
+    "build",
+    "fold_aside",
+    "main",
+    "prepare_notebook",
+]
 
 #: Chapter groups: (caption, first notebook number, last notebook number).
 GROUPS = [
@@ -57,8 +67,11 @@ GROUPS = [
     ("Practice", 50, 89),
     ("Summary", 90, 99),
 ]
-#: Markdown pages of ``notebooks/`` shown first (the course overview, the notation, the bibliography).
-PAGES = ("README.md", "notation.md", "bibliography.md")
+#: Markdown pages of ``notebooks/`` shown first: the course overview, the instructor guide, the notation,
+#: the glossary and the bibliography (the slides page is written by the build).
+PAGES = ("README.md", "instructor_guide.md", "notation.md", "glossary.md", "bibliography.md")
+#: Chapters of the course: each gets lecture slides (:mod:`graphsel_lib.collection.slides`).
+COURSE_CHAPTERS = range(0, 14)
 #: Code cells with more lines than this are folded in the reading view.
 FOLD_LINES = 12
 _NOTEBOOK_RE = re.compile(r"^(\d+)_.*\.ipynb$")
@@ -86,10 +99,13 @@ def _source(cell) -> str:
 #: A Markdown cell that starts with this is an aside (paper forensics, reading choices): a blockquote
 #: in JupyterLab, a folded admonition in the book.
 ASIDE = "> **Reproduction note.**"
+#: The asides a chapter folds away from its main line: paper forensics (a reproduction note) and the
+#: engineering that makes numbers repeat (ties, bases, rounding: an engineering note).
+ASIDES = (ASIDE, "> **Engineering note.**")
 
 
 def fold_aside(markdown: str) -> str:
-    r"""A Markdown cell starting with :data:`ASIDE` as a folded admonition; any other cell unchanged.
+    r"""A Markdown cell starting with one of :data:`ASIDES` as a folded admonition; any other cell unchanged.
 
     >>> print(fold_aside("> **Reproduction note.** The paper writes $r_t$\n> for our $v_t$."))
     :::{admonition} Reproduction note
@@ -97,15 +113,24 @@ def fold_aside(markdown: str) -> str:
     The paper writes $r_t$
     for our $v_t$.
     :::
+    >>> print(fold_aside("> **Engineering note.** Ties go to the smallest class."))
+    :::{admonition} Engineering note
+    :class: dropdown
+    Ties go to the smallest class.
+    :::
     """
-    if not markdown.startswith(ASIDE):
+    aside = next((a for a in ASIDES if markdown.startswith(a)), None)
+    if aside is None:
         return markdown
     body = [line[2:] if line.startswith("> ") else line.lstrip(">") for line in markdown.splitlines()]
-    body[0] = body[0][len(ASIDE) - 2 :].lstrip()
-    return ":::{admonition} Reproduction note\n:class: dropdown\n" + "\n".join(body).strip() + "\n:::"
+    body[0] = body[0][len(aside) - 2 :].lstrip()
+    title = aside[len("> **") : -len(".**")]
+    return f":::{{admonition}} {title}\n:class: dropdown\n" + "\n".join(body).strip() + "\n:::"
 
 
-def prepare_notebook(nb: dict, *, name: str, executed: bool, status_note: str | None = None) -> dict:
+def prepare_notebook(
+    nb: dict, *, name: str, executed: bool, status_note: str | None = None, slides: bool = False
+) -> dict:
     """The page version of a notebook: links to its sources, long code folded, banners.
 
     ``nb`` is a notebook as a dict (nbformat 4); a modified copy is returned.
@@ -132,6 +157,8 @@ def prepare_notebook(nb: dict, *, name: str, executed: bool, status_note: str | 
         links += f"{{download}}`executed copy <../_notebooks/executed/{name}.ipynb>` (this page)"
     else:
         links += "**not executed in this build**: the page shows the source only."
+    if slides:
+        links += f' · <a href="../_static/slides/{name}.slides.html">lecture slides</a>'
     if status_note:
         links += f"\n\n```{{warning}}\n{status_note}\n```"
     banner = {"cell_type": "markdown", "metadata": {}, "source": links}
@@ -154,7 +181,9 @@ def _landing_page(profile: str, figures_dir: Path, groups: list, pages_present=(
             "(`--profile full`) has the paper-scale numbers.\n```\n\n" + verdict_text
         )
     toc = []
-    course = [f"chapters/{Path(f).stem}" for f in PAGES if Path(f).stem in pages_present]
+    course = [
+        f"chapters/{stem}" for stem in [Path(f).stem for f in PAGES] + ["slides"] if stem in pages_present
+    ]
     if course:
         toc.append("```{toctree}\n:caption: The course\n:maxdepth: 1\n\n" + "\n".join(course) + "\n```")
     for caption, pages in groups:
@@ -263,6 +292,30 @@ def _copy_pages(notebooks_dir: Path, src: Path, figures_dir: Path) -> list[str]:
     return present
 
 
+def _write_slides(decks, src: Path) -> str:
+    """Slides of the executed course chapters into ``_static/slides``, reveal.js beside them, and their page."""
+    from .slides import build_slides, copy_revealjs
+
+    copy_revealjs(src / "_static" / "revealjs")
+    written = build_slides(
+        decks, src / "_static" / "slides", reveal_prefix="../revealjs", mathjax_url="../mathjax/tex-svg.js"
+    )
+    rows = "\n".join(
+        f'| {p.name[:2]} | <a href="../_static/slides/{p.name}">{p.name.split(".")[0][3:].replace("_", " ")}</a> |'
+        for p in written
+    )
+    page = (
+        "# Lecture slides\n\nOne reveal.js deck per chapter, made from the executed chapter itself: each section "
+        "a slide, its paragraphs and figures the slides below it (arrow keys; `s` opens the speaker view, `Esc` "
+        "the overview). Asides, code without a figure and the exercises' code are left out; the quiz is one "
+        "slide. The decks need no network. A lecturer who wants other slides sets a cell's slide type in "
+        "JupyterLab (the property inspector) and rebuilds the book: a cell's own setting wins.\n\n"
+        f"| chapter | slides |\n|---|---|\n{rows}\n"
+    )
+    (src / "chapters" / "slides.md").write_text(page, encoding="utf-8")
+    return "slides"
+
+
 def _read_json(path: Path):
     with open(path, encoding="utf-8") as fh:
         return json.load(fh)
@@ -300,7 +353,7 @@ def build(profile: str = "full", *, root=None, build_dir=None, figures_dir=None,
     shutil.rmtree(src, ignore_errors=True)
     for sub in ("chapters", "_notebooks/source", "_notebooks/executed", "_static"):
         (src / sub).mkdir(parents=True, exist_ok=True)
-    n_executed = 0
+    n_executed, decks = 0, []
     groups = [(caption, []) for caption, _, _ in GROUPS]
     for path in sources:
         name, number = path.stem, int(_NOTEBOOK_RE.match(path.name).group(1))
@@ -319,7 +372,10 @@ def build(profile: str = "full", *, root=None, build_dir=None, figures_dir=None,
             n_executed += 1
         else:
             nb, ok = _read_json(path), False
-        page = prepare_notebook(nb, name=name, executed=ok, status_note=note)
+        deck = ok and number in COURSE_CHAPTERS
+        if deck:
+            decks.append(executed)
+        page = prepare_notebook(nb, name=name, executed=ok, status_note=note, slides=deck)
         with open(src / "chapters" / path.name, "w", encoding="utf-8") as fh:
             json.dump(page, fh, indent=1, ensure_ascii=False)
         for (_, first, last), (_, pages) in zip(GROUPS, groups, strict=True):
@@ -329,6 +385,8 @@ def build(profile: str = "full", *, root=None, build_dir=None, figures_dir=None,
         else:
             groups[-1][1].append(name)
     present = _copy_pages(root / "notebooks", src, figures_dir)
+    if decks:
+        present.append(_write_slides(decks, src))
     (src / "index.md").write_text(_landing_page(profile, figures_dir, groups, present), encoding="utf-8")
     (src / "conf.py").write_text(_CONF.format(profile=profile), encoding="utf-8")
     shutil.copytree(_mathjax_dir(), src / "_static" / "mathjax")

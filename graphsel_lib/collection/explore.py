@@ -20,22 +20,10 @@ book show that figure.
 from __future__ import annotations
 
 import inspect
-import os
+
+from ..course.display import HEADLESS_ENV, is_headless
 
 __all__ = ["HEADLESS_ENV", "explore", "is_headless"]
-
-HEADLESS_ENV = "GRAPHSEL_HEADLESS"
-
-
-def is_headless() -> bool:
-    """True when no one can move a slider: ``$GRAPHSEL_HEADLESS`` is set (not "0") or ipywidgets is missing."""
-    if os.environ.get(HEADLESS_ENV, "0") not in ("", "0"):
-        return True
-    try:
-        import ipywidgets  # noqa: F401
-    except ImportError:
-        return True
-    return False
 
 
 def explore(fn, **controls):

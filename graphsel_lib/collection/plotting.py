@@ -377,7 +377,8 @@ def chapter_map(boxes, arrows, *, ax=None):
 
     if ax is None:
         rows = len({b[1] for b in boxes.values()})
-        fig, ax = subplots(size=(7.0, 0.5 * rows + 0.6))
+        lines = max(b[2].count("\n") + 1 for b in boxes.values())  # the number line and the wrapped title
+        fig, ax = subplots(size=(7.0, (0.16 * lines + 0.3) * rows + 0.6))
     fig = ax.figure
     texts = {}
     for no, (x, y, label, difficulty) in boxes.items():
@@ -1073,7 +1074,7 @@ def learned_graphs_figure(xy, y, panels, *, class_names, title):
     axes[0][0].set_ylabel("2nd principal component", fontsize=8)
     names = list(enumerate(class_names))
     entries = [(name, {"marker": markers[k % 4], "color": COLOR_CYCLE[0]}) for k, name in names]
-    entries += [(f"{name}, stranded ($r_i < 1/2$)", {"marker": markers[k % 4], "color": COLOR_CYCLE[3]})
+    entries += [(f"{name}, stranded ($\\mathrm{{reach}}_i < 1/2$)", {"marker": markers[k % 4], "color": COLOR_CYCLE[3]})
                 for k, name in names]  # fmt: skip
     entries += [("labelled", {"marker": "*", "color": "black", "ms": 9})]
     for w in (1, 0.3, 0.1):

@@ -8,11 +8,12 @@ published its files, it records for that notebook
 * ``library``: a hash of every ``graphsel_lib/**/*.py`` file;
 * ``profile``, ``seed`` (the injected one, or the notebook's own default) and
   ``blas_threads`` (the thread count the kernel's BLAS was pinned to);
-* ``files``: each published file with the SHA-256 of its bytes.
+* ``files``: each published file with the SHA-256 of its bytes;
+* ``seconds``: the run's wall time (the course's *Time* lines use the chapters').
 
-The manifest is byte-deterministic (sorted keys, no dates): running the same
+The manifest is deterministic (sorted keys, no dates): running the same
 code twice writes the same manifest, except for the hashes of tables that hold
-wall times.
+wall times and the ``seconds`` of each run.
 
 :func:`check` compares the manifest with the working tree and reports, in
 separate lists, what makes the committed figures untrustworthy (a notebook
@@ -147,8 +148,12 @@ def _locked(figures_dir):
         yield
 
 
-def record(figures_dir, notebook, files, *, profile, seed, blas_threads=None, library=None) -> dict:
+def record(
+    figures_dir, notebook, files, *, profile, seed, blas_threads=None, library=None, seconds=None
+) -> dict:
     """Record that ``notebook`` (a path) just wrote ``files`` (names relative to ``figures_dir``).
+
+    ``seconds``, the run's wall time, is kept for the course's time estimates (a chapter's *Time* line).
 
     Replaces the notebook's previous entry and returns the names that entry
     listed but this run did not write (the caller decides whether to delete
@@ -163,6 +168,8 @@ def record(figures_dir, notebook, files, *, profile, seed, blas_threads=None, li
         "blas_threads": blas_threads,
         "files": {name: file_hash(figures_dir / name) for name in sorted(files)},
     }
+    if seconds is not None:
+        entry["seconds"] = round(float(seconds), 1)
     with _locked(figures_dir):
         data = load(figures_dir)
         old = data["notebooks"].get(notebook.stem, {}).get("files", {})

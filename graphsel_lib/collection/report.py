@@ -19,20 +19,12 @@ from __future__ import annotations
 
 import re
 
+from ..course.display import in_kernel
+
 __all__ = ["check_reading", "in_kernel", "md", "reading_numbers"]
 
 #: A number as written, with its sign when one stands right before it ("-0.0016", "+47.5", "2,485", ".157").
 _TOKEN = re.compile(r"(?:(?<![\w.])[-+\u2212])?(?:\d[\d,]*(?:\.\d+)?|\.\d+)")
-
-
-def in_kernel() -> bool:
-    """Whether we run inside a Jupyter kernel (papermill, JupyterLab), not a plain interpreter."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def md(text: str) -> None:

@@ -509,6 +509,7 @@ def _record(nb: Path, res: NotebookResult, cfg: RunConfig) -> None:
         profile=cfg.profile,
         seed=cfg.seed,
         blas_threads=cfg.blas_threads,
+        seconds=res.seconds,
     )
     for name in gone:
         (cfg.figures_dir / name).unlink(missing_ok=True)

@@ -327,7 +327,43 @@ def _check_inputs(M, y, order, multiclass, n_classes, seed):
 
 
 #: learner -> weak reference to the Session that plays it (set by the Session, read by every pass's set-up).
+#: A Session registers its learner and every learner inside it (the learner a wrapper such as
+#: MarginSampling holds), so a pass on either one is refused while the session is live.
 SESSION_OF: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def nested_learners(learner):
+    """``learner`` and every learner it holds as a parameter (a wrapped learner, a list of them), recursively."""
+    from ._params import is_learner, learner_params
+
+    out, todo, seen = [], [learner], set()
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        out.append(obj)
+        try:
+            params = learner_params(obj, deep=False)
+        except Exception:  # noqa: BLE001 - a learner whose parameters cannot be read holds none we know of
+            continue
+        for value in params.values():
+            values = value if isinstance(value, (list, tuple)) else [value]
+            todo.extend(v for v in values if is_learner(v))
+    return out
+
+
+def _live_owner(learner, claimant):
+    """The live Session other than ``claimant`` that plays ``learner`` or a learner inside it: ``(session, part)``."""
+    for part in nested_learners(learner):
+        try:
+            ref = SESSION_OF.get(part)
+        except TypeError:  # pragma: no cover - a learner that cannot be weakly referenced is not tracked
+            continue
+        owner = ref() if ref is not None else None
+        if owner is not None and owner is not claimant and not owner.done:
+            return owner, part
+    return None, None
 
 
 def _start(learner, M, K, seed, record, claimant=None):
@@ -336,18 +372,18 @@ def _start(learner, M, K, seed, record, claimant=None):
     Returns ``(X, keys, rng)``: ``X[i] = m_i``, the ``info`` keys recorded each
     round, and the generator handed to ``learner.reset`` (from ``seed``,
     independent of the default order). Refuses a learner that a live
-    :class:`~graphsel_lib.online.Session` (other than ``claimant``) still plays:
-    resetting it would change that session's predictions without a word.
+    :class:`~graphsel_lib.online.Session` (other than ``claimant``) still plays,
+    also through a wrapper (``run(inner)`` while ``Session(MarginSampling(inner))``
+    is live, or the other way round): resetting it would change that
+    session's predictions without a word.
     """
-    try:
-        owner = SESSION_OF.get(learner)
-    except TypeError:  # pragma: no cover - a learner that cannot be weakly referenced is not tracked
-        owner = None
-    owner = owner() if owner is not None else None
-    if owner is not None and owner is not claimant and not owner.done:
+    owner, part = _live_owner(learner, claimant)
+    if owner is not None:
+        inside = "" if part is learner else f" (the {type(part).__name__} inside it)"
         raise RuntimeError(
-            f"{type(learner).__name__} belongs to a live Session ({owner.n_done}/{owner.n_rounds} rounds): running "
-            "it here would reset it under that session. Pass a new learner (or copy.deepcopy of this one)."
+            f"{type(learner).__name__}{inside} belongs to a live Session ({owner.n_done}/{owner.n_rounds} rounds, "
+            f"playing {type(owner.learner).__name__}): running it here would reset it under that session. Pass a "
+            "new learner (or copy.deepcopy of this one)."
         )
     # X[i] = m_i as a contiguous row (what BLAS wants); free if M is Fortran-ordered
     X = np.ascontiguousarray(M.T).view()

@@ -46,6 +46,7 @@ from .protocol import (
     _start,
     _unknown_record,
     check_learner,
+    nested_learners,
 )
 
 try:
@@ -163,8 +164,9 @@ class Session:
         self._controller = ThreadpoolController() if use_controller else None
         with self._limit():
             self._X, self._keys, self._rng = _start(learner, M, K, seed, record, claimant=self)
-        with suppress(TypeError):  # a learner that cannot be weakly referenced is not tracked
-            SESSION_OF[learner] = weakref.ref(self)  # run() and other sessions refuse it while live
+        for part in nested_learners(learner):  # the learner and those inside it (a wrapper's learner)
+            with suppress(TypeError):  # a learner that cannot be weakly referenced is not tracked
+                SESSION_OF[part] = weakref.ref(self)  # run() and other sessions refuse it while live
         self._labels, self._predictions, self._scores, self._queried, self._elapsed = [], [], [], [], []
         self._recorded = {k: [] for k in self._keys}
         self._skipped = []  # rounds closed by skip()
@@ -521,6 +523,7 @@ class Session:
             raise ValueError(
                 f"{path}: unsupported Session version {meta.get('session_version')!r} (expected {_VERSION})"
             )
+        _check_saved_state(path, meta, arrays)
         M = _check_matrix(arrays["M"])
         state = {
             "learner": session_file.learner_from_spec(meta["learner"], arrays),
@@ -537,6 +540,56 @@ class Session:
         session = cls.__new__(cls)
         session.__setstate__(state)
         return session
+
+
+_META_KEYS = {  # field -> the JSON type(s) it must have
+    "learner": dict, "seed": (int, type(None), list), "n_classes": int, "n_rounds": int, "record": list,
+    "blas_threads": (int, type(None)), "labels": list, "predictions": list, "queried": list, "busy": (int, float),
+    "question": (list, type(None)), "rng_state": dict, "skipped": list, "notes": dict, "record_keys": list,
+}  # fmt: skip
+
+
+def _check_saved_state(path, meta, arrays):
+    """ValueError naming the field when a session file (checksum valid) lacks one or holds inconsistent rounds.
+
+    The checksum proves the file is as written, not that it was written complete (another version, or a
+    hand-edited file re-signed): a missing field gave a bare KeyError, a short ``labels`` list zip()'s message.
+    """
+    fix = "it cannot be resumed; start a new session (or restore the file as saved)"
+    for key, kind in _META_KEYS.items():
+        if key not in meta:
+            raise ValueError(f"{path}: the session file lacks the field {key!r}; {fix}")
+        if not isinstance(meta[key], kind) or isinstance(meta[key], bool) and kind is int:
+            raise ValueError(
+                f"{path}: the field {key!r} of the session file is {type(meta[key]).__name__}, not what a "
+                f"session stores; {fix}"
+            )
+    needed = ["M", "order", "scores", "elapsed"] + [f"record_{k}" for k in meta["record_keys"]]
+    missing = [k for k in needed if k not in arrays]
+    if missing:
+        raise ValueError(f"{path}: the session file lacks the array {missing[0]!r}; {fix}")
+    t = len(meta["predictions"])
+    sizes = {"labels": len(meta["labels"]), "queried": len(meta["queried"]), "scores": len(arrays["scores"]),
+             "elapsed": len(arrays["elapsed"])}  # fmt: skip
+    sizes.update({f"record_{k}": len(arrays[f"record_{k}"]) for k in meta["record_keys"]})
+    for key, size in sizes.items():
+        if size != t:
+            raise ValueError(
+                f"{path}: the session file is inconsistent: {key!r} holds {size} rounds but 'predictions' holds "
+                f"{t}; {fix}"
+            )
+    if not 0 <= t <= meta["n_rounds"]:
+        raise ValueError(
+            f"{path}: the session file holds {t} rounds played of n_rounds = {meta['n_rounds']}; {fix}"
+        )
+    if any(not isinstance(r, int) or isinstance(r, bool) or not 0 <= r < t for r in meta["skipped"]):
+        raise ValueError(
+            f"{path}: the session file's 'skipped' rounds are not rounds played (0..{t - 1}); {fix}"
+        )
+    if meta["question"] is not None and len(meta["question"]) != 3:
+        raise ValueError(
+            f"{path}: the session file's pending 'question' is not (node, prediction, wants); {fix}"
+        )
 
 
 def _check_notes(notes):

@@ -19,6 +19,15 @@ Algorithm
    from ``u`` to ``v`` with probability ``S_uv / d_u``, so ``T`` is drawn with
    probability ``∝ Π_{e∈T} S_e`` (uniform for unweighted graphs).
    :func:`random_spanning_tree`, one :class:`SpanningTreeSampler` per graph.
+
+   *Light edges.* A walk crosses a cut of total weight ``c`` out of a part of
+   weight ``V`` after about ``V / c`` steps: a bridge of weight ``1e-6``
+   between parts of unit weights costs millions of steps per tree, one of
+   ``1e-300`` forever (below a share of about ``1e-16`` of ``d_u`` double
+   precision cannot draw the edge at all). The sampler refuses at once a
+   graph whose walks could never reach every node, and stops a tree after
+   :data:`MAX_WALK_STEPS` steps, with a ValueError naming the lightest edge
+   and the fix (strengthen or cut the light edges).
 2. **Linearisation.** A depth-first visit of ``T`` from ``r`` (children in
    increasing node id) written down as it walks, backtracking steps
    included, is the line ``L'`` of ``2n − 1`` nodes in which each tree edge
@@ -54,7 +63,8 @@ Algorithm
    the lowest class (``numpy.argmax`` of the vote counts).
 
 Speed: the tree costs one random walk (the mean hitting time of the graph,
-well under a second for 20,000 nodes); the line ``O(n)``. A round of the
+well under a second for 20,000 nodes; the walk runs compiled,
+:func:`~graphsel_lib.online.wta_loop.wilson_walks`); the line ``O(n)``. A round of the
 per-round methods costs ``O(k log n)`` comparisons (``bisect``) plus the
 insertion of one position in a Python list (a C ``memmove`` of at most ``n``
 pointers). :func:`~graphsel_lib.online.run` plays a whole pass compiled
@@ -85,7 +95,14 @@ from ._params import Params
 from .protocol import learner_rng
 from .relaxation import node_ids, read_node_id
 
-__all__ = ["WTA", "SpanningTree", "SpanningTreeSampler", "random_spanning_tree", "tree_line", "WTALine"]
+__all__ = [
+    "WTA", "SpanningTree", "SpanningTreeSampler", "random_spanning_tree", "tree_line", "WTALine", "MAX_WALK_STEPS",
+]  # fmt: skip
+
+#: Steps of Wilson's random walks allowed for one tree (a few seconds compiled): beyond, a cut of light edges
+#: makes the walk too slow to be of use (``V / c`` steps to cross a cut of weight ``c`` out of weight ``V``).
+MAX_WALK_STEPS = 10**9
+_BUFFER = 4096  # uniforms drawn from the generator at a time (the order of the draws is part of the tree)
 
 
 class SpanningTree(NamedTuple):
@@ -133,27 +150,85 @@ class SpanningTreeSampler:
     an unweighted graph). Random numbers drawn from ``rng``, in this order:
     one integer for the root, then one uniform per step of the walks (a step
     from ``u`` picks the neighbour whose cumulative weight interval along row
-    ``u`` of ``S`` holds ``U · d_u``).
+    ``u`` of ``S``, summed within the row, holds ``U · d_u``). The walks run
+    compiled (:func:`~graphsel_lib.online.wta_loop.wilson_walks`; the same steps
+    in Python if numba is missing, ``compiled=False``).
+
+    Parameters
+    ----------
+    S : sparse matrix or array of shape (n, n)
+        Symmetric non-negative weights of a connected graph.
+    max_steps : int, default :data:`MAX_WALK_STEPS`
+        Steps of the walks allowed for one tree.
 
     Raises
     ------
     ValueError
-        ``S`` is not a valid weight matrix or is disconnected.
+        ``S`` is not a valid weight matrix or is disconnected; an edge so much
+        lighter than its end's other edges that the walk can never take it is
+        all that joins some nodes to the others (here, naming it); at ``draw``,
+        a tree that needs more than ``max_steps`` steps (a cut of light edges:
+        the message names the lightest edge and the fix).
     """
 
-    def __init__(self, S):
+    def __init__(self, S, *, max_steps=MAX_WALK_STEPS, compiled=True):
         S = _check_connected_graph(S)
         self.n = S.shape[0]
         self.indptr = S.indptr.tolist()
         self.indices = S.indices.tolist()
         self.data = S.data
         self.unweighted = bool(S.nnz == 0 or np.all(S.data == S.data[0]))
-        self.cum = np.cumsum(S.data).tolist()  # global running sum along the CSR rows
+        self.max_steps = check_integer(max_steps, "max_steps", minimum=1)
         self.S = S
+        self._walks = _compiled_walks() if compiled else None
+        cum = self._walks[0](S.indptr, S.data) if self._walks else _row_cumsum(S.indptr, S.data)
+        # cumulative weights within each row: a row's rounding is its own, not that of the rows before it
+        self.cum_array = cum
+        self.cum = cum.tolist()
+        if not self.unweighted:
+            _check_walkable(S, cum)
 
     def draw(self, rng):
         n = self.n
         root = int(rng.integers(n))
+        if self._walks is not None:
+            parent, slot, steps = self._draw_compiled(rng, root)
+        else:
+            parent, slot, steps = self._draw_python(rng, root)
+        if steps is None:
+            raise ValueError(_over_budget(self.S, self.max_steps))
+        parent = np.asarray(parent, dtype=np.int64)
+        slot = np.asarray(slot, dtype=np.int64)
+        weight = np.where(parent >= 0, self.data[np.maximum(slot, 0)], 0.0)
+        return SpanningTree(parent, weight, root)
+
+    def _draw_compiled(self, rng, root):
+        from .wta_loop import WALK_DONE, WALK_OVER_BUDGET
+
+        S, n = self.S, self.n
+        in_tree = np.zeros(n, dtype=np.bool_)
+        in_tree[root] = True
+        parent = np.full(n, -1, dtype=np.int64)
+        slot = np.full(n, -1, dtype=np.int64)
+        if not hasattr(self, "_csr64"):
+            self._csr64 = (S.indptr.astype(np.int64), S.indices.astype(np.int64))
+        indptr, indices = self._csr64
+        buf, k, i, u, walking, steps = rng.random(_BUFFER), 0, 0, 0, False, 0
+        walk = self._walks[1]
+        while True:
+            i, u, k, walking, steps, status = walk(
+                indptr, indices, self.cum_array, self.unweighted, in_tree, slot, parent, buf, k, i, u, walking,
+                steps, self.max_steps,
+            )  # fmt: skip
+            if status == WALK_DONE:
+                return parent, slot, steps
+            if status == WALK_OVER_BUDGET:
+                return parent, slot, None
+            buf, k = rng.random(_BUFFER), 0  # out of uniforms: the next ones, as the Python walk draws them
+
+    def _draw_python(self, rng, root):
+        """The walks in Python: the reference of :func:`~graphsel_lib.online.wta_loop.wilson_walks` (same steps)."""
+        n = self.n
         parent = [-1] * n
         slot = [-1] * n  # CSR index of the edge (u, parent[u])
         in_tree = [False] * n
@@ -161,21 +236,24 @@ class SpanningTreeSampler:
         indptr, indices, cum = self.indptr, self.indices, self.cum
         unweighted = self.unweighted
         random = rng.random
-        buf, k = random(4096).tolist(), 0
+        buf, k = random(_BUFFER).tolist(), 0
+        steps, max_steps = 0, self.max_steps
         for i in range(n):
             u = i
             while not in_tree[u]:  # the walk: remember the last edge left by
                 if k == len(buf):
-                    buf, k = random(4096).tolist(), 0
+                    buf, k = random(_BUFFER).tolist(), 0
+                if steps >= max_steps:
+                    return parent, slot, None
                 x = buf[k]
                 k += 1
+                steps += 1
                 s, e = indptr[u], indptr[u + 1]
                 if unweighted:
                     j = s + int(x * (e - s))
                     j = j if j < e else e - 1
                 else:
-                    before = cum[s - 1] if s > 0 else 0.0
-                    j = bisect.bisect_right(cum, before + x * (cum[e - 1] - before), s, e - 1)
+                    j = bisect.bisect_right(cum, x * cum[e - 1], s, e - 1)
                 slot[u] = j
                 u = indices[j]
             u = i
@@ -183,10 +261,86 @@ class SpanningTreeSampler:
                 in_tree[u] = True
                 parent[u] = indices[slot[u]]
                 u = parent[u]
-        parent = np.asarray(parent, dtype=np.int64)
-        slot = np.asarray(slot, dtype=np.int64)
-        weight = np.where(parent >= 0, self.data[np.maximum(slot, 0)], 0.0)
-        return SpanningTree(parent, weight, root)
+        return parent, slot, steps
+
+
+def _compiled_walks():
+    """``(row_cumsum, wilson_walks)`` of :mod:`~graphsel_lib.online.wta_loop`, or None without numba."""
+    try:
+        from .wta_loop import row_cumsum, wilson_walks
+    except ImportError:  # numba missing or broken: the Python walk
+        return None
+    return row_cumsum, wilson_walks
+
+
+def _row_cumsum(indptr, data):
+    """Cumulative sums of ``data`` within each CSR row (Python; :func:`~.wta_loop.row_cumsum` compiled)."""
+    out = np.empty_like(data, dtype=np.float64)
+    for u in range(indptr.size - 1):
+        s, e = indptr[u], indptr[u + 1]
+        out[s:e] = np.cumsum(data[s:e])
+    return out
+
+
+def _lightest(S):
+    """``(u, v, w, share)`` of the edge with the smallest share ``w / d_u`` of its end's weighted degree."""
+    deg = np.asarray(S.sum(axis=1)).ravel()
+    rows = np.repeat(np.arange(S.shape[0]), np.diff(S.indptr))
+    share = S.data / deg[rows]
+    j = int(np.argmin(share))
+    return int(rows[j]), int(S.indices[j]), float(S.data[j]), float(share[j])
+
+
+_FIX = (
+    "strengthen the light edges (e.g. S.data = np.maximum(S.data, 1e-3 * S.data.max())), or cut them and run "
+    "WTA on each connected part"
+)
+
+
+def _check_walkable(S, cum):
+    """ValueError if some edge has no chance to be drawn and the walks, without such edges, cannot reach every node.
+
+    An entry of row ``u`` whose cumulative interval is empty in double precision (a weight below about
+    1e-16 of ``d_u``) is never taken from ``u``: if the edges that can be taken do not join every node to
+    every other, Wilson's walk from some node never reaches the root (the tree would never be drawn).
+    """
+    from scipy.sparse import csgraph
+
+    start = np.repeat(S.indptr[:-1], np.diff(S.indptr))
+    previous = np.where(np.arange(cum.size) > start, np.concatenate([[0.0], cum[:-1]]), 0.0)
+    takeable = cum > previous
+    if takeable.all():
+        return
+    C = S.copy()
+    C.data = takeable.astype(np.float64)
+    C.eliminate_zeros()
+    if csgraph.connected_components(C, directed=True, connection="strong")[0] == 1:
+        return
+    u, v, w, share = _lightest(S)
+    raise ValueError(
+        f"WTA cannot draw a random spanning tree of this graph: the edge ({u}, {v}) weighs {w:.3g}, a share "
+        f"{share:.1e} of node {u}'s weighted degree, below what double precision can draw (about 1e-16), so "
+        "Wilson's random walk never takes it, and the edges it can take do not join every node to every other "
+        f"(the walk would never end); {_FIX}"
+    )
+
+
+def _over_budget(S, max_steps):
+    """The message of a tree whose walks took more than ``max_steps`` steps: light edges, or a long thin graph."""
+    head = f"Wilson's random walk took more than {max_steps:,} steps to draw one spanning tree for WTA"
+    ratio = float(S.data.max() / S.data.min())
+    if ratio > 1e3:
+        u, v, w, share = _lightest(S)
+        return (
+            f"{head}: the graph's weights span a factor {ratio:.1e} (the edge ({u}, {v}) weighs {w:.3g}, a share "
+            f"{share:.1e} of node {u}'s weighted degree), and a walk crosses a cut of light edges only after about "
+            f"(weight of the part it leaves) / (weight of the cut) steps; {_FIX}"
+        )
+    return (
+        f"{head}: the graph is long and thin (a walk covers a path of n nodes in about n^2 steps; real graphs of "
+        f"{S.shape[0]:,} nodes take about {10 * S.shape[0]:,}); draw the trees with SpanningTreeSampler(S, "
+        "max_steps=...) if the wait is worth it"
+    )
 
 
 def random_spanning_tree(S, rng):

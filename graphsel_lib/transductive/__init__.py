@@ -11,7 +11,8 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
 * :func:`transductive_gp` — gaertner2005: multiclass GP transduction with balancing
   constraints, Newton–CG on a sparse ``K^{-1}``.
 * :func:`harmonic` — Zhu et al. 2003 / zhang2006 Eq. 2, optionally with class
-  mass normalisation (``cmn=True``).
+  mass normalisation (``cmn=True``); :func:`cmn_prior` resolves CMN's class
+  prior (labelled shares, uniform, given, or none).
 * :func:`loohl`, :func:`minent` — zhang2006: learn one RBF bandwidth per
   feature from features ``X`` (leave-one-out loss, or entropy), then the
   harmonic scores on the learned graph; return ``(F, BandwidthFit)``.
@@ -40,7 +41,15 @@ from .gp import (
     transductive_gp,
     variational_bound,
 )
-from .harmonic import class_mass_normalization, harmonic, harmonic_cmn_accuracy, labelled_per_class
+from .harmonic import (
+    CMN_PRIORS,
+    MIN_UNLABELLED_FOR_CMN,
+    class_mass_normalization,
+    cmn_prior,
+    harmonic,
+    harmonic_cmn_accuracy,
+    labelled_per_class,
+)
 from .llgc import llgc, llgc_form_deviations, llgc_low_rank, llgc_truncation_error
 from .loohl import (
     BandwidthFit,
@@ -62,11 +71,14 @@ from .loohl import (
 
 __all__ = [
     "BALANCE_SETTINGS",
+    "CMN_PRIORS",
+    "MIN_UNLABELLED_FOR_CMN",
     "BandwidthFit",
     "ConvergenceWarning",
     "balance_bounds",
     "balance_epsilon",
     "class_mass_normalization",
+    "cmn_prior",
     "compare_balance_settings",
     "compare_bandwidth_learners",
     "cross_class_mass",

@@ -21,6 +21,13 @@ equals a class prior ``q_k``,
     F_U[:, k] <- q_k * F_U[:, k] / sum_{i in U} F_U[i, k],
 
 by default with ``q_k`` the class proportions among the labelled nodes.
+
+Which prior ``q`` CMN uses is a choice (:func:`cmn_prior`, the one function
+that notebook 50, :mod:`graphsel_lib.partial_labels` and
+:func:`graphsel_lib.active.run_pool` resolve it with): the labelled shares,
+uniform shares, shares given by the user, or no CMN at all. With a single
+unlabelled node CMN cannot follow the edges (its row becomes ``q``, see
+:func:`cmn_prior`), so :func:`cmn_prior` turns CMN off there.
 """
 
 from __future__ import annotations
@@ -36,7 +43,21 @@ from ._common import (
     warn_unreached,
 )
 
-__all__ = ["harmonic", "class_mass_normalization", "labelled_per_class", "harmonic_cmn_accuracy"]
+__all__ = [
+    "CMN_PRIORS",
+    "MIN_UNLABELLED_FOR_CMN",
+    "harmonic",
+    "class_mass_normalization",
+    "cmn_prior",
+    "labelled_per_class",
+    "harmonic_cmn_accuracy",
+]
+
+CMN_PRIORS = ("labelled", "uniform", "none")
+"""The named class priors of CMN (:func:`cmn_prior`); an array or a dict of class shares is the fourth choice."""
+
+MIN_UNLABELLED_FOR_CMN = 2
+"""Fewest unlabelled nodes CMN is applied to: with one, its row is the prior whatever the edges say."""
 
 
 def _check_prior(class_prior, n_classes):
@@ -48,6 +69,139 @@ def _check_prior(class_prior, n_classes):
     if q.sum() <= 0:
         raise ValueError("class_prior must have a positive sum")
     return q / q.sum()
+
+
+def _prior_from_mapping(prior, n_classes, class_names):
+    if not prior:
+        raise ValueError("prior is an empty dict: give every class a share, e.g. {class name: share, ...}")
+    names = [str(c) for c in class_names] if class_names is not None else None
+    q = np.full(n_classes, np.nan)
+    for key, value in prior.items():
+        if isinstance(key, (int, np.integer)) and not isinstance(key, bool) and 0 <= key < n_classes:
+            k = int(key)
+        elif names is not None and str(key) in names:
+            k = names.index(str(key))
+        else:
+            known = ", ".join(repr(c) for c in names) if names is not None else f"codes 0..{n_classes - 1}"
+            raise ValueError(f"prior names the class {key!r}, which is not a class; the classes are {known}")
+        try:
+            q[k] = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"prior[{key!r}] must be a number (a class share), got {value!r}") from None
+    missing = np.flatnonzero(np.isnan(q))
+    if missing.size:
+        which = [names[k] if names is not None else k for k in missing]
+        raise ValueError(
+            f"prior gives no share for the class(es) {which}: give every class a share (0 to never predict it)"
+        )
+    return q
+
+
+def cmn_prior(prior, labelled_counts, *, n_unlabelled=None, class_names=None):
+    """CMN's class masses ``q`` for a choice of prior, or None: no CMN (the harmonic function as it is).
+
+    The one place where a class prior is resolved: :mod:`graphsel_lib.partial_labels`
+    (and notebook 50) and :func:`graphsel_lib.active.run_pool` call it.
+
+    Parameters
+    ----------
+    prior : {"labelled", "uniform", "none"}, array-like of shape (K,) or dict
+        ``"labelled"``: ``q_k = l_k / l``, the class shares among the labelled
+        nodes (Zhu et al. 2003's suggestion; biased when the labels were not
+        drawn at random, e.g. mostly from one class). ``"uniform"``: ``q_k = 1/K``.
+        ``"none"``: no CMN. An array (one share per class) or a dict
+        ``{class name or code: share}`` naming every class: the user's shares
+        (normalised to sum to one). ``"auto"`` is not resolved here: it means
+        "chosen by cross-validation" (:func:`graphsel_lib.partial_labels.cross_validate`).
+    labelled_counts : array-like of int of shape (K,)
+        ``l_k``, the labelled nodes of each class.
+    n_unlabelled : int, optional
+        ``u``, the unlabelled nodes CMN would rescale. Below
+        :data:`MIN_UNLABELLED_FOR_CMN` (2) the answer is None.
+    class_names : sequence of str, optional
+        Names a dict ``prior`` may use as keys.
+
+    Returns
+    -------
+    ndarray of shape (K,) summing to one, or None
+        None for ``"none"`` and when ``u < 2``.
+
+    Notes
+    -----
+    Why no CMN on a single unlabelled node (Zhu, Ghahramani & Lafferty 2003;
+    zhang2006 Sec. 2.1): CMN rescales column ``k`` of ``F_U`` to the mass
+    ``q_k``, ``F_U[i, k] <- q_k F_U[i, k] / sum_{j in U} F_U[j, k]``. With
+    ``U = {i}`` the sum is ``F_U[i, k]`` itself, so every reached class gets
+    ``q_k F_U[i, k] / F_U[i, k] = q_k``: the row *is* the prior and the
+    prediction ``argmax_k q_k`` is the same whatever the node's edges say (on
+    karate with every label but node 33's, Mr. Hi, against the Officer's 0.83
+    of the harmonic function). There is no mass to balance over one node, so
+    the harmonic function is returned as it is. From two unlabelled nodes on,
+    the rows differ through their edges; that CMN can still hurt on a handful
+    of nodes (it imposes the prior's shares on them) is for cross-validation
+    to see, in folds with as few unlabelled nodes as the real problem.
+
+    Raises
+    ------
+    ValueError
+        An unknown name (``"auto"`` included), a wrong shape, a negative or
+        non-finite share, shares summing to zero, a dict naming an unknown
+        class or leaving one out.
+
+    >>> cmn_prior("labelled", [3, 1]), cmn_prior("uniform", [3, 1])
+    (array([0.75, 0.25]), array([0.5, 0.5]))
+    >>> cmn_prior({"b": 1, "a": 3}, [3, 1], class_names=["a", "b"])
+    array([0.75, 0.25])
+    >>> cmn_prior("labelled", [3, 1], n_unlabelled=1) is None
+    True
+    """
+    counts = np.asarray(labelled_counts, dtype=np.float64)
+    if counts.ndim != 1 or counts.size < 1 or not np.all(np.isfinite(counts)) or np.any(counts < 0):
+        raise ValueError(f"labelled_counts must be K >= 1 non-negative counts, got {labelled_counts!r}")
+    K = counts.size
+    if isinstance(prior, str):
+        if prior not in CMN_PRIORS:
+            hint = (
+                ": 'auto' means chosen by cross-validation (graphsel_lib.partial_labels.cross_validate); "
+                "resolve it there"
+                if prior == "auto"
+                else ""
+            )
+            raise ValueError(
+                f"prior must be one of {', '.join(map(repr, CMN_PRIORS))}, an array of one share per class or a "
+                f"dict {{class: share}}, got {prior!r}{hint}"
+            )
+        if prior == "none":
+            return None
+        if prior == "labelled":
+            if counts.sum() <= 0:
+                raise ValueError(
+                    "prior='labelled' needs a labelled node (the shares of no label are undefined)"
+                )
+            q = counts
+        else:
+            q = np.ones(K)
+    elif isinstance(prior, dict):
+        q = _prior_from_mapping(prior, K, class_names)
+    elif prior is None or isinstance(prior, (bool, np.bool_)):
+        raise ValueError(
+            f"prior must be one of {', '.join(map(repr, CMN_PRIORS))}, an array or a dict, got {prior!r}"
+        )
+    else:
+        try:
+            q = np.asarray(prior, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"prior must be a name, an array of one share per class or a dict, got {prior!r}"
+            ) from None
+    if q.shape != (K,):
+        raise ValueError(f"prior must give one share per class ({K}), got shape {q.shape}")
+    if not np.all(np.isfinite(q)) or np.any(q < 0) or q.sum() <= 0:
+        raise ValueError(f"prior shares must be finite, non-negative and not all zero, got {q.tolist()}")
+    q = q / q.sum()
+    if n_unlabelled is not None and int(n_unlabelled) < MIN_UNLABELLED_FOR_CMN:
+        return None
+    return q
 
 
 def class_mass_normalization(F_U, class_prior):
@@ -99,7 +253,9 @@ def harmonic(
     class_prior : array-like of shape (K,), optional
         The prior ``q`` used by CMN (normalised to sum to one). Default: the
         class proportions among the labelled nodes, ``q_k = l_k / l``, as Zhu
-        et al. suggest. Ignored when ``cmn=False``.
+        et al. suggest. Ignored when ``cmn=False``. This is CMN as defined:
+        with a single unlabelled node its row is ``q`` whatever the edges say;
+        :func:`cmn_prior` resolves a named prior and turns CMN off there.
     n_classes : int, optional
         ``K``; default ``max(y) + 1`` over the whole ``y``. A class without a
         labelled node gets a column of zeros (a random walk never hits it) and
