@@ -605,6 +605,17 @@ def confidence(F):
         return np.where(total > 0, F.max(axis=1) / total, np.nan)
 
 
+def _some_parts(parts, caller):
+    """``parts`` as a list, refused when empty: the connected parts of a graph, largest first."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError(
+            f"{caller}: no part to predict: pass the connected parts of your graph, largest first "
+            "(e.g. the list Graph.read_csv_components returns)"
+        )
+    return parts
+
+
 def predictions_table(parts, chosen, *, prior="labelled"):
     """Every node of every part: ``node, prediction, confidence, given, part, note`` in the user's strings.
 
@@ -615,8 +626,8 @@ def predictions_table(parts, chosen, *, prior="labelled"):
     part with one unlabelled node); a part with one labelled class gets that
     class, a part without a labelled node no prediction, each with a note.
     """
-    parts = list(parts)
-    check_prior(prior, parts[0] if parts else None, allow_auto=False)
+    parts = _some_parts(parts, "predictions_table")
+    check_prior(prior, parts[0], allow_auto=False)
     frames = []
     for i, g in enumerate(parts):
         names = np.asarray(g.class_names, dtype=object)
@@ -664,6 +675,7 @@ def to_label_table(parts, predictor, wrap):
     Unlabelled nodes of the other parts follow, with a note and no probability.
     Columns: ``rank, node, query_probability, prediction, part, note``.
     """
+    parts = _some_parts(parts, "to_label_table")
     g = parts[0]
     rows = []
     unlabelled = np.flatnonzero(~g.labelled)

@@ -309,3 +309,11 @@ def test_cross_validation_refuses_empty_and_malformed_arguments(graphs):
         pl.cross_validate([pl.harmonic_cmn()], g, train_fraction=-1)
     with pytest.raises(ValueError, match="give the predictor to use"):
         pl.predictions_table([g], None)
+
+
+def test_tables_of_no_part_say_what_to_pass():
+    """An empty list of parts was a pandas 'No objects to concatenate' and an IndexError."""
+    with pytest.raises(ValueError, match="predictions_table: no part to predict"):
+        pl.predictions_table([], None)
+    with pytest.raises(ValueError, match="to_label_table: no part to predict"):
+        pl.to_label_table([], None, lambda learner: learner)

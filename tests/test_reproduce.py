@@ -338,3 +338,43 @@ def test_parallel_runs_start_a_solution_after_its_chapter(tmp_path):
     assert (
         reproduce.main(["--root", str(tmp_path), "--jobs", "2", "--figures-dir", str(tmp_path / "out")]) == 0
     )
+
+
+def _fake_papermill(monkeypatch, failures):
+    """papermill.execute_notebook that raises each of ``failures`` once, then writes an empty executed copy."""
+    import papermill
+
+    calls = []
+
+    def execute_notebook(source, target, **kwargs):
+        calls.append(source)
+        if len(calls) <= len(failures):
+            raise failures[len(calls) - 1]
+        nbformat.write(new_notebook(cells=[]), target)
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute_notebook)
+    return calls
+
+
+def _config(tmp_path):
+    return reproduce.RunConfig("smoke", tmp_path, tmp_path / "figures", tmp_path / "build")
+
+
+def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path, monkeypatch):
+    """Parallel kernels sometimes pick the same port (a race in jupyter_client): the notebook is run again."""
+    calls = _fake_papermill(monkeypatch, [RuntimeError("Kernel died before replying to kernel_info")])
+    res = reproduce.run_notebook(tmp_path / "01_a.ipynb", _config(tmp_path))
+    assert res.status == "ok" and len(calls) == 2
+
+
+def test_a_failing_notebook_is_not_run_again(tmp_path, monkeypatch):
+    calls = _fake_papermill(monkeypatch, [ValueError("a cell failed")])
+    res = reproduce.run_notebook(tmp_path / "01_a.ipynb", _config(tmp_path))
+    assert res.status == "failed" and len(calls) == 1
+
+
+def test_a_kernel_that_never_starts_fails_after_the_last_attempt(tmp_path, monkeypatch):
+    died = RuntimeError("Kernel died before replying to kernel_info")
+    calls = _fake_papermill(monkeypatch, [died] * reproduce.KERNEL_START_ATTEMPTS)
+    res = reproduce.run_notebook(tmp_path / "01_a.ipynb", _config(tmp_path))
+    assert res.status == "failed" and len(calls) == reproduce.KERNEL_START_ATTEMPTS

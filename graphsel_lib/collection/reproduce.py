@@ -341,6 +341,23 @@ def _set_aside(executed: Path, failed_copy: Path) -> str | None:
     return str(failed_copy)
 
 
+#: Tries to start a notebook's kernel: with notebooks run in parallel, two kernels now and then pick the
+#: same free TCP port (jupyter_client reserves none), and the loser dies before it answers.
+KERNEL_START_ATTEMPTS = 3
+_KERNEL_START_FAILURES = ("Kernel died before replying to kernel_info", "Address already in use")
+
+
+def kernel_did_not_start(exc: BaseException) -> bool:
+    """Whether ``exc`` is a kernel that failed to start (no cell ran), not a failure of the notebook.
+
+    >>> kernel_did_not_start(RuntimeError("Kernel died before replying to kernel_info"))
+    True
+    >>> kernel_did_not_start(ValueError("a cell failed"))
+    False
+    """
+    return any(text in str(exc) for text in _KERNEL_START_FAILURES)
+
+
 def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
     """Execute one notebook with papermill; publish its staged figures only if it succeeds.
 
@@ -364,17 +381,24 @@ def run_notebook(nb_path, cfg: RunConfig) -> NotebookResult:
     failed_copy.unlink(missing_ok=True)
     t0 = time.perf_counter()
     try:
-        with _environ(_kernel_env(cfg, staging)):
-            pm.execute_notebook(
-                str(nb_path),
-                str(executed),
-                parameters=parameters,
-                kernel_name=cfg.kernel,
-                progress_bar=False,
-                log_output=False,
-                cwd=str(nb_path.parent),
-                execution_timeout=cfg.timeout,
-            )
+        for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+            try:
+                with _environ(_kernel_env(cfg, staging)):
+                    pm.execute_notebook(
+                        str(nb_path),
+                        str(executed),
+                        parameters=parameters,
+                        kernel_name=cfg.kernel,
+                        progress_bar=False,
+                        log_output=False,
+                        cwd=str(nb_path.parent),
+                        execution_timeout=cfg.timeout,
+                    )
+                break
+            except Exception as exc:
+                if attempt == KERNEL_START_ATTEMPTS or not kernel_did_not_start(exc):
+                    raise
+                executed.unlink(missing_ok=True)  # nothing ran: start the notebook again in a new kernel
     except Exception as exc:
         failure = _locate_failure(exc, executed)
         if cfg.timeout is not None and failure["ename"] in ("KeyboardInterrupt", "CellTimeoutError"):
