@@ -99,6 +99,15 @@ def test_failure_exit_code_and_report(full_run):
     assert by_name["02_bad"]["failure"]["cell"] == 3
     assert by_name["02_bad"]["failure"]["code_cell"] == 2
     assert by_name["02_bad"]["failure"]["ename"] == "ValueError"
+    timings = (root / "build" / "full" / "timings.csv").read_text().splitlines()
+    assert timings[0] == "notebook,status,seconds"
+    assert [line.split(",")[:2] for line in timings[1:]] == [
+        ["01_good", "ok"],
+        ["02_bad", "failed"],
+        ["03_after", "ok"],
+        ["total", ""],
+    ]
+    assert all(float(line.split(",")[2]) >= 0 for line in timings[1:])
     assert by_name["01_good"]["published"] == [
         "good_fig.pdf",
         "good_fig.png",

@@ -41,7 +41,9 @@ What it does:
   ``build/<profile>/notebooks/`` (it goes to ``build/<profile>/failed/``), so that
   folder only ever holds complete runs;
 * prints progress (notebook i/N, name, status, seconds), a final timing table,
-  and writes it to ``build/<profile>/reproduce_summary.json``;
+  and writes it to ``build/<profile>/reproduce_summary.json`` and
+  ``build/<profile>/timings.csv`` (``notebook,status,seconds``, run order, then
+  a ``total`` row with the wall time: with ``--jobs`` > 1 it is less than the sum);
 * with ``--book``, renders the executed notebooks into the static HTML book
   ``build/<profile>/book/index.html`` (:mod:`graphsel_lib.collection.book`).
 
@@ -79,6 +81,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import dataclasses
 import errno
 import fnmatch
@@ -682,6 +685,7 @@ def main(argv=None) -> int:
             indent=1,
         )
         fh.write("\n")
+    write_timings(cfg.profile_build_dir / "timings.csv", ordered, total)
 
     failed = [r for r in ordered if r.status == "failed"]
     if failed:
@@ -702,6 +706,16 @@ def main(argv=None) -> int:
         if status:
             return status
     return 1 if failed else 0
+
+
+def write_timings(path: Path, results: list[NotebookResult], total: float) -> None:
+    """Write ``notebook,status,seconds`` per notebook in run order, then a ``total`` row (wall time)."""
+    with atomic_write(path, "w", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        out.writerow(["notebook", "status", "seconds"])
+        for r in results:
+            out.writerow([r.name, r.status, f"{r.seconds:.1f}"])
+        out.writerow(["total", "", f"{total:.1f}"])
 
 
 def _compare(fresh: Path, committed: Path) -> int:
