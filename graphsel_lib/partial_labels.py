@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -71,6 +71,8 @@ __all__ = [
     "nested_cross_validate",
     "chosen_predictor",
     "chosen_prior",
+    "choose_prior",
+    "harmonic_scores",
     "selection_report",
     "confidence",
     "predictions_table",
@@ -141,15 +143,51 @@ def _prior_setting(prior):
     return "prior: given (" + ", ".join(f"{v:.2f}" for v in q / (q.sum() or 1.0)) + ")"
 
 
-def _harmonic_scores(g, labelled, prior):
+def _harmonic_scores(g, labelled, prior, labels=None):
+    labels = g.labels if labels is None else np.asarray(labels)
     labelled = np.asarray(labelled, dtype=bool)
-    counts = np.bincount(g.labels[labelled], minlength=g.n_classes)
+    counts = np.bincount(labels[labelled], minlength=g.n_classes)
     q = cmn_prior(prior, counts, n_unlabelled=int(np.count_nonzero(~labelled)), class_names=g.class_names)
     with warnings.catch_warnings():  # a fold may hide every label of a small class: its column is zero
         warnings.simplefilter("ignore", DataWarning)
         return transductive.harmonic(
-            g.adjacency, g.labels, labelled, cmn=q is not None, class_prior=q, n_classes=g.n_classes
+            g.adjacency, labels, labelled, cmn=q is not None, class_prior=q, n_classes=g.n_classes
         )
+
+
+def harmonic_scores(g, labels, prior="labelled"):
+    """Scores ``(n, K)`` of the harmonic function with CMN under ``prior`` from ``labels`` (-1: unknown).
+
+    :func:`harmonic_cmn`'s scores for labels that are not ``g.labels`` (a
+    labelling's answers added to them): the prediction a person is shown in
+    :class:`graphsel_lib.label.Labelling`.
+    """
+    labels = np.asarray(labels)
+    if labels.shape != (g.n_nodes,):
+        raise ValueError(f"labels must have one entry per node ({g.n_nodes}), got shape {labels.shape}")
+    check_prior(prior, g, allow_auto=False)
+    return _harmonic_scores(g, labels != UNLABELLED, prior, labels)
+
+
+def choose_prior(prior, g, labels=None, *, n_folds=5, seed=0):
+    """``prior`` itself, or for ``"auto"`` the prior notebook 50 chooses: by :func:`cross_validate`.
+
+    ``"auto"``: :func:`harmonic_predictors` cross-validated on ``g`` with
+    ``labels`` (default ``g.labels``; -1 unknown) and :func:`chosen_prior`;
+    ``"labelled"`` when there is nothing to cross-validate (labels of one
+    class, fewer than 2 labelled nodes), as notebook 50 does.
+    """
+    check_prior(prior, g)
+    if not (isinstance(prior, str) and prior == "auto"):
+        return prior
+    labels = g.labels if labels is None else np.asarray(labels)
+    labelled = labels != UNLABELLED
+    if np.unique(labels[labelled]).size < 2 or np.count_nonzero(labelled) < 2:
+        return "labelled"
+    predictors = harmonic_predictors("auto")
+    graph = g if labels is g.labels else replace(g, labels=labels)  # validated again
+    cv = cross_validate(predictors, graph, n_folds=n_folds, seed=seed)
+    return chosen_prior(cv, predictors)
 
 
 def harmonic_cmn(prior="labelled") -> Predictor:
