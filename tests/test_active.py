@@ -230,3 +230,10 @@ def test_s2_bisects_to_the_boundary_of_a_path():
     # from the two ends: the midpoints of 0..63 are 31 and 32 (the smaller wins), then halving to the cut 39 | 40
     assert trace.queries[:6].tolist() == [31, 47, 39, 43, 41, 40]
     assert np.all(trace.errors[5:] == 0.0)  # every unlabelled node now lies between two equal labels
+
+
+def test_run_pool_with_one_node_left_says_no_query_is_possible():
+    """n - 1 nodes labelled initially: the message was 'budget must be in 1..0'."""
+    S = path_graph(6)
+    with pytest.raises(ValueError, match="no query is possible: 5 of the 6 nodes are labelled initially"):
+        run_pool(RandomPool(), S, np.array([0, 0, 0, 1, 1, 1]), 1, initial=np.arange(5))

@@ -368,6 +368,22 @@ def test_compare_of_a_table_that_is_not_utf8_is_an_error_naming_it(tmp_path, cap
     assert "01_x.csv is not UTF-8 text" in err and "Traceback" not in err
 
 
+def test_compare_of_a_folder_named_like_a_table_is_an_error_naming_it(tmp_path, capsys):
+    """A folder fresh/NAME.csv gave an IsADirectoryError traceback."""
+    _table(tmp_path / "old", "01_x", "a\n1\n")
+    (tmp_path / "new" / "01_x.csv").mkdir(parents=True)
+    args = [
+        "--root",
+        str(tmp_path),
+        "--figures-dir",
+        str(tmp_path / "old"),
+        "--compare",
+        str(tmp_path / "new"),
+    ]
+    assert reproduce.main(args) == 2
+    assert "01_x.csv cannot be read as a table (Is a directory)" in capsys.readouterr().err
+
+
 def test_every_committed_column_that_reads_like_a_time_is_declared():
     """The explicit list cannot silently miss a time column: each candidate is declared a time or not."""
     from graphsel_lib.collection import time_columns as tc

@@ -262,6 +262,11 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
     initial = _check_initial(initial, n, np.random.default_rng(init_ss))
     budget = check_integer(budget, "budget")
     top = n - initial.size - 1
+    if top < 1:
+        raise ValueError(
+            f"no query is possible: {initial.size} of the {n} nodes are labelled initially, and a query needs "
+            "one node to ask and one left to measure the error on; pass fewer initial labels (initial=)"
+        )
     if not 1 <= budget <= top:
         raise ValueError(
             f"budget must be in 1..{top} (n = {n} nodes, {initial.size} labelled initially, one left to "

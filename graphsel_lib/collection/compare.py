@@ -67,6 +67,8 @@ def _read(path: Path):
             f"{path} is not UTF-8 text (byte {err.start}: {err.reason}); the tables are written in UTF-8: "
             "write it again with the notebook that makes it, or save it as UTF-8"
         ) from None
+    except OSError as err:  # a folder named NAME.csv, a file that cannot be read
+        raise ValueError(f"{path} cannot be read as a table ({err.strerror}): remove or mend it") from None
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
