@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from . import online, transductive
-from ._validation import UNLABELLED, DataWarning
+from ._validation import UNLABELLED, DataWarning, check_seed
 from .experiments import TIE_RTOL
 from .online.relaxation import kernel_for
 from .transductive import MIN_UNLABELLED_FOR_CMN, cmn_prior
@@ -244,6 +244,8 @@ def online_predictor(method, setting, make_learner, features=None, seed=0) -> Pr
     node once).
     """
 
+    seed = check_seed(seed, allow_none=False)
+
     def train(g, labelled):
         return _trained(g, labelled, make_learner, features, seed)
 
@@ -276,6 +278,10 @@ def _trained(g, labelled, make_learner, features, seed):
 
 def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
     """The relaxation learner (notebooks 34–35) with ``beta = beta_fraction * n``, as a predictor."""
+    if isinstance(beta_fraction, (bool, np.bool_)) or not isinstance(beta_fraction, (int, float, np.number)):
+        raise ValueError(f"beta_fraction must be a positive number (beta / n), got {beta_fraction!r}")
+    if not (np.isfinite(beta_fraction) and beta_fraction > 0):
+        raise ValueError(f"beta_fraction must be a positive number (beta / n), got {beta_fraction!r}")
 
     def make(g):
         return online.Relaxation(g.adjacency, beta=beta_fraction * g.n_nodes, kernel=kernel_for(g.n_nodes))
@@ -285,7 +291,8 @@ def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
 
 def stratified_folds(labels, labelled, n_folds, seed=0):
     """``n_folds`` disjoint arrays of labelled nodes, each class dealt round-robin over the folds (seeded)."""
-    rng = np.random.default_rng(seed)
+    n_folds = _check_count(n_folds, "n_folds", 1)
+    rng = np.random.default_rng(check_seed(seed, allow_none=False))
     folds = [[] for _ in range(n_folds)]
     start = 0
     for k in np.unique(labels[labelled]):
@@ -382,7 +389,7 @@ def problem_folds(labels, labelled, *, n_folds=5, seed=0, max_folds=50, held_fra
         raise ValueError(f"cross-validation needs at least 2 labelled nodes, got {l}")
     f = (n - l) / n if held_fraction is None else _check_fraction(held_fraction, "held_fraction")
     h = int(min(max(round(f * l), 1), l - 1))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, allow_none=False))
     keys, order = [], []
     for k in np.unique(labels[nodes]):
         members = rng.permutation(nodes[labels[nodes] == k])
@@ -421,6 +428,8 @@ def _check_fraction(value, name, *, closed=False):
 
 
 def _check_predictors(predictors):
+    if isinstance(predictors, Predictor):
+        raise TypeError("predictors must be a list of predictors: pass [predictor], not the predictor alone")
     predictors = list(predictors)
     if not predictors:
         raise ValueError(
@@ -624,6 +633,7 @@ def learning_curve(predictors, g, fractions, *, n_folds=5, seed=0, held_fraction
     fractions = list(fractions)
     if not fractions:
         raise ValueError("no fraction of the labels to give: pass e.g. fractions=[0.5, 1.0]")
+    fractions = [_check_fraction(f, "each of fractions", closed=True) for f in fractions]
     n_folds = _check_count(n_folds, "n_folds", 2)
     held_fraction = 1.0 / n_folds if held_fraction is None else held_fraction
     tables = []

@@ -317,3 +317,22 @@ def test_tables_of_no_part_say_what_to_pass():
         pl.predictions_table([], None)
     with pytest.raises(ValueError, match="to_label_table: no part to predict"):
         pl.to_label_table([], None, lambda learner: learner)
+
+
+def test_a_bad_seed_beta_fraction_or_bare_predictor_is_named(graphs):
+    """seed=-1 said numpy's 'expected non-negative integer', seed=1.5 a SeedSequence TypeError; a predictor not
+    in a list "'Predictor' object is not iterable"; learning_curve named a bad fraction train_fraction."""
+    _, g = graphs
+    with pytest.raises(ValueError, match="seed is not a usable random seed: -1"):
+        pl.cross_validate([pl.harmonic_cmn()], g, seed=-1)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pl.problem_folds(g.labels, g.labelled, seed=1.5)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pl.relaxation_predictor(0.1, seed=0.5)
+    for bad in (-1, 0, float("nan"), "0.1", True):
+        with pytest.raises(ValueError, match="beta_fraction must be a positive number"):
+            pl.relaxation_predictor(bad)
+    with pytest.raises(TypeError, match=r"pass \[predictor\]"):
+        pl.cross_validate(pl.harmonic_cmn(), g)
+    with pytest.raises(ValueError, match="each of fractions must be in"):
+        pl.learning_curve([pl.harmonic_cmn()], g, [0.5, 0])
