@@ -905,6 +905,8 @@ def main(argv=None, stdin=None) -> int:
     try:
         if args.budget is not None and args.budget < 0:
             _fail(f"--budget must be >= 0, got {args.budget}")
+        if args.seed is not None and args.seed < 0:
+            _fail(f"--seed must be >= 0, got {args.seed}")
         lab = _start(args)
         how = _loop(lab, stdin)
         path = _save(lab)

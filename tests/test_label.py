@@ -479,3 +479,13 @@ def test_labelling_prior_is_notebook_50s_choice_and_checked():
     assert Labelling(h, prior=[1, 3]).prior == [1.0, 3.0]
     with pytest.raises(ValueError, match="prior"):
         Labelling(h, prior="unifrom")
+
+
+def test_cli_a_negative_seed_is_named(tmp_path, capsys):
+    """--seed -1 said numpy's 'expected non-negative integer' and blamed the reading of --edges and --labels."""
+    import io
+
+    args = _write_graph(tmp_path, [("a", "b"), ("b", "c")], [("a", "x"), ("c", "y")])
+    assert main([*args, "--session", str(tmp_path / "s.npz"), "--seed", "-1"], stdin=io.StringIO("")) == 2
+    err = capsys.readouterr().err
+    assert "--seed must be >= 0, got -1" in err and "reading --edges" not in err
