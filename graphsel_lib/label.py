@@ -54,6 +54,7 @@ import numpy as np
 
 from . import partial_labels
 from ._atomic import atomic_write
+from ._validation import is_missing_label
 from .online import MarginSampling, Relaxation, Session, node_ids, session_file
 from .online.relaxation import kernel_for
 
@@ -528,16 +529,28 @@ def _check_budget(budget):
 
 
 def _answers_lookup(answers):
-    """``{str(node name): class name}`` from a mapping, or from a ``node,label`` CSV (empty label: none)."""
+    """``{str(node name): class name}`` from a mapping, or from a ``node,label`` CSV.
+
+    A missing label (empty, or a marker of :data:`graphsel_lib.readers.MISSING_LABELS` such as ``NaN`` or
+    ``-1``, as in the labels file) is no answer: that node is skipped.
+    """
     if isinstance(answers, (str, Path)):
-        with open(answers, newline="", encoding="utf-8") as fh:
-            rows = list(csv.reader(fh))
+        try:
+            with open(answers, newline="", encoding="utf-8-sig") as fh:
+                rows = list(csv.reader(fh))
+        except UnicodeDecodeError as err:
+            raise ValueError(
+                f"the answers file {str(answers)!r} is not UTF-8 text ({err.reason} at byte {err.start}): "
+                "save it as UTF-8"
+            ) from None
         if not rows:
             return {}
         header = [c.strip() for c in rows[0]]
         i, j = (header.index("node"), header.index("label")) if {"node", "label"} <= set(header) else (0, 1)
-        return {r[i].strip(): r[j].strip() for r in rows[1:] if len(r) > max(i, j) and r[j].strip()}
-    return {str(_plain(k)): v for k, v in dict(answers).items() if v is not None and v != ""}
+        pairs = [(r[i].strip(), r[j]) for r in rows[1:] if len(r) > max(i, j)]
+    else:
+        pairs = [(str(_plain(k)), v) for k, v in dict(answers).items()]
+    return {k: v.strip() if isinstance(v, str) else v for k, v in pairs if not is_missing_label(v)}
 
 
 # ---------------------------------------------------------------------------- ipywidgets panel

@@ -489,3 +489,32 @@ def test_cli_a_negative_seed_is_named(tmp_path, capsys):
     assert main([*args, "--session", str(tmp_path / "s.npz"), "--seed", "-1"], stdin=io.StringIO("")) == 2
     err = capsys.readouterr().err
     assert "--seed must be >= 0, got -1" in err and "reading --edges" not in err
+
+
+@pytest.mark.parametrize("marker", ["NaN", "-1", "null", "N/A", " "])
+def test_answers_with_a_missing_label_marker_are_skipped_not_a_crash(tmp_path, marker):
+    """Notebook 50 answers the panel from the labels file: a row `node,NaN` (unlabelled, as documented) raised
+    "'NaN' is not a class" in answer_from."""
+    import networkx as nx
+
+    S = nx.to_scipy_sparse_array(nx.path_graph(8), format="csr", dtype=float)
+    g = gs.Graph(S, np.array([0, -1, -1, -1, -1, -1, -1, 1]), ["x", "y"], "g", None, None)
+    answers = tmp_path / "a.csv"
+    answers.write_text("node,label\n" + "".join(f"{v},{marker}\n" for v in range(1, 7)) + "3,y\n")
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from(answers, save=False) == 1 and lab.n_skipped == 5
+    assert lab.answers == {3: 1}
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from({1: marker, 2: None, 3: float("nan"), 4: 1}, save=False) == 1  # 4: class code 1
+    assert lab.answers == {4: 1}
+
+
+def test_answers_file_that_is_not_utf8_is_named(tmp_path):
+    import networkx as nx
+
+    S = nx.to_scipy_sparse_array(nx.path_graph(4), format="csr", dtype=float)
+    g = gs.Graph(S, np.array([0, -1, -1, 1]), ["x", "é"], "g", None, None)
+    answers = tmp_path / "a.csv"
+    answers.write_bytes("node,label\n1,é\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="the answers file .* is not UTF-8 text"):
+        Labelling(g, b=1e9).answer_from(answers, save=False)
