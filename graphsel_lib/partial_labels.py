@@ -511,7 +511,12 @@ def cross_validate(
                 "note": why,
             }
         )
-    return _choose(pd.DataFrame(rows))
+    table = _choose(pd.DataFrame(rows))
+    counts = {k: np.count_nonzero(g.labels[labelled] == k) for k in np.unique(g.labels[labelled])}
+    table.attrs["folds hiding a whole class"] = sum(
+        any(np.count_nonzero(g.labels[f] == k) == c for k, c in counts.items()) for f in folds
+    )
+    return table
 
 
 def _choose(table):
@@ -611,6 +616,17 @@ def selection_report(cv, nested=None):
         lines.append(
             f"this error is optimistic: it is the lowest of {int(cv['eligible'].sum())} estimates on the same folds "
             "(selection bias)"
+        )
+    whole = cv.attrs.get("folds hiding a whole class", 0)
+    if whole:
+        lines.append(
+            f"{whole} of {int(row['folds'])} folds hid every label of a class (a class labelled once): no "
+            "predictor can name that class there, so the error overstates the error on your unlabelled nodes; "
+            "label a second node of each class for an estimate"
+        )
+    if nested is not None and not len(nested):
+        lines.append(
+            "nested cross-validation: not possible (no outer fold leaves labels of two classes to choose with)"
         )
     if nested is not None and len(nested):
         e = nested["error"].to_numpy()
