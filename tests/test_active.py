@@ -134,7 +134,7 @@ def test_last_error_follows_the_edges_not_the_prior():
 
 def test_run_pool_refuses_a_bad_prior_before_any_query():
     S, y = path_graph(6), np.array([0, 0, 0, 1, 1, 1])
-    for bad, match in [("auto", "cross-validation"), ("labeled", "must be one of"), ([1, 2, 3], "one share")]:
+    for bad, match in [("labeled", "must be one of"), ([1, 2, 3], "one share"), ({"x": 1}, "not a class")]:
         with pytest.raises(ValueError, match=match):
             run_pool(RandomPool(), S, y, 2, initial=1, class_prior=bad)
 
