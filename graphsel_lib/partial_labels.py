@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from . import online, transductive
-from ._validation import UNLABELLED, DataWarning, check_seed
+from ._validation import UNLABELLED, DataWarning, check_class_labels, check_seed
 from .experiments import TIE_RTOL
 from .online.relaxation import kernel_for
 from .transductive import MIN_UNLABELLED_FOR_CMN, cmn_prior
@@ -162,9 +162,7 @@ def harmonic_scores(g, labels, prior="labelled"):
     labelling's answers added to them): the prediction a person is shown in
     :class:`graphsel_lib.label.Labelling`.
     """
-    labels = np.asarray(labels)
-    if labels.shape != (g.n_nodes,):
-        raise ValueError(f"labels must have one entry per node ({g.n_nodes}), got shape {labels.shape}")
+    labels = check_class_labels(labels, g.n_nodes, n_classes=g.n_classes, name="labels")
     check_prior(prior, g, allow_auto=False)
     return _harmonic_scores(g, labels != UNLABELLED, prior, labels)
 

@@ -366,3 +366,20 @@ def test_a_class_labelled_once_is_said_to_overstate_the_error():
     assert "hid every label" not in pl.selection_report(
         pl.cross_validate(predictors, gs.Graph(g.adjacency, two))
     )
+
+
+def test_harmonic_scores_checks_the_labels_it_is_given():
+    """Labels with NaN, 0.5 or text gave numpy's 'Cannot cast array data from dtype' TypeError."""
+    import scipy.sparse as sp
+
+    S = sp.csr_matrix(np.diag(np.ones(5), 1) + np.diag(np.ones(5), -1))
+    g = gs.Graph(S, np.array([0, -1, -1, -1, -1, 1]), ["x", "y"], "g", None, None)
+    F = pl.harmonic_scores(g, np.array([0.0, np.nan, -1, -1, -1, 1.0]), "uniform")  # NaN: unlabelled
+    assert F.argmax(1).tolist() == [0, 0, 0, 1, 1, 1]
+    for bad, match in [
+        ([0.5, -1, -1, -1, -1, 1], "integers"),
+        ([0, 5, -1, -1, -1, 1], "0..1"),
+        ([0, 1], "6"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            pl.harmonic_scores(g, np.array(bad), "uniform")
