@@ -81,7 +81,8 @@ class UnlabelledNodesWarning(DataWarning):
 
 
 class LookalikeNamesWarning(DataWarning):
-    """Two names that differ as text but are equal as numbers (``2`` and ``2.0``, ``7`` and ``007``) were kept apart.
+    """Two names that differ as text but are equal as numbers (``2`` and ``2.0``, ``7`` and ``007``), or two
+    class names equal but for case (``Red`` and ``red``), were kept apart.
 
     The user's names are kept as written (two nodes, or two classes); the
     warning names the pairs, in case one thing was written two ways.
@@ -150,17 +151,20 @@ def _numeric_value(text):
     return float(text)
 
 
-def lookalike_pairs(values, k=3):
+def lookalike_pairs(values, k=3, *, ignore_case=False):
     """Up to ``k`` pairs of distinct texts among ``values`` that are equal as numbers (``'2'`` and ``'2.0'``).
 
     Only values written as plain decimal numbers count (``007``, ``-0``, ``1e3``; not ``inf`` or ``0x1f``).
+    With ``ignore_case``, texts equal but for case (``'Red'`` and ``'red'``) pair too.
     """
     first = {}
     pairs = []
     for v in dict.fromkeys(str(x).strip() for x in values):
         x = _numeric_value(v)
         if x is None:
-            continue
+            if not ignore_case:
+                continue
+            x = ("text", v.casefold())
         if x in first:
             pairs.append((first[x], v))
             if len(pairs) == k:
@@ -170,16 +174,20 @@ def lookalike_pairs(values, k=3):
     return pairs
 
 
-def warn_lookalikes(values, what, where, *, stacklevel=3):
-    """Warn (:class:`LookalikeNamesWarning`) if ``values`` hold texts equal as numbers; they stay distinct."""
+def warn_lookalikes(values, what, where, *, stacklevel=3, ignore_case=False):
+    """Warn (:class:`LookalikeNamesWarning`) if ``values`` hold texts equal as numbers (or but for case,
+    with ``ignore_case``); they stay distinct."""
     import warnings
 
-    pairs = lookalike_pairs(values)
+    pairs = lookalike_pairs(values, ignore_case=ignore_case)
     if pairs:
+        kinds = {
+            "equal as numbers" if _numeric_value(a) is not None else "equal but for case" for a, _ in pairs
+        }
         shown = ", ".join(f"{a!r} and {b!r}" for a, b in pairs)
         warnings.warn(
-            f"{where}: {what} {shown} are equal as numbers but written differently; they are kept apart, as "
-            "written (if each pair is one name, write it the same way everywhere)",
+            f"{where}: {what} {shown} are {' or '.join(sorted(kinds))} but written differently; they are kept "
+            "apart, as written (if each pair is one name, write it the same way everywhere)",
             LookalikeNamesWarning,
             stacklevel=stacklevel,
         )

@@ -763,7 +763,7 @@ class Graph:
         features = _check_features(features, n)
         node_ids = _check_node_ids(node_ids, n)
         # names that differ as text but not as numbers stay apart, as written, with a word (before any drop)
-        warn_lookalikes(names, "class names", name, stacklevel=stacklevel + 1)
+        warn_lookalikes(names, "class names", name, stacklevel=stacklevel + 1, ignore_case=True)
         if node_ids is not None:
             texts = [v for v in node_ids.tolist() if isinstance(v, str)]
             warn_lookalikes(texts, "node names", name, stacklevel=stacklevel + 1)

@@ -16,6 +16,15 @@ the margin-sampling relaxation learner (notebooks 34, 35 and 50) as a
 * a round whose label it wants and no one knows yet is a **question** for the
   person, who answers a class, or skips (does not know).
 
+The prediction shown with a question is made from every label known then (the
+file's and the answers): the harmonic function with class mass normalisation
+under the class prior that notebook 50 chooses
+(:func:`graphsel_lib.partial_labels.choose_prior`, ``prior="auto"``: chosen
+by cross-validation once, at the start, and kept in the session file), so
+it follows the node's edges however skewed the labels given are. The
+online learner decides which nodes to ask about; a known label it does not
+ask for is not told to it, as in the online protocol.
+
 Answers count as known labels from then on. :meth:`Labelling.save` writes the
 session (one checksummed data file, never a pickle; the answers and the
 graph's fingerprint ride in its ``notes``) and, beside it, the answers as a
@@ -43,7 +52,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import partial_labels
 from ._atomic import atomic_write
+from ._validation import is_missing_label
 from .online import MarginSampling, Relaxation, Session, node_ids, session_file
 from .online.relaxation import kernel_for
 
@@ -61,16 +72,18 @@ _NOTES_VERSION = 1
 
 @dataclass(frozen=True)
 class Question:
-    """A round that needs a person: the node, what its neighbours are, what the learner predicts."""
+    """A round that needs a person: the node, what its neighbours are, what the labels known so far predict."""
 
     node: int  # row of the graph
     name: object  # the user's name of the node
     neighbours: list  # [(name, class name or None, weight)]: heaviest first (labelled first on ties), a few
     n_neighbours: int  # all of them
-    prediction: str  # the learner's class for the node now
+    prediction: str  # the class the labels known now give the node (harmonic with CMN under the prior)
     probability: float | None  # the learner's probability of asking (None: it always asks)
     round: int  # 1-based
     n_rounds: int
+    predicted_by: str = ""  # how `prediction` was made
+    learner_prediction: str = ""  # the online learner's class for the node (its margin decides what to ask)
 
 
 def answers_path(session_path) -> Path:
@@ -151,10 +164,24 @@ class Labelling:
         The margin rule's query parameter: larger, more questions.
     sources : (edges, labels) paths, optional
         The CSV files the graph was read from, kept so :meth:`resume` can re-read them.
+    prior : {"auto", "labelled", "uniform", "none"}, array or dict, default "auto"
+        The class prior of the prediction shown with a question
+        (:func:`graphsel_lib.partial_labels.choose_prior`; ``"auto"`` is
+        chosen at the start by cross-validation on the known labels).
     """
 
     def __init__(
-        self, graph, known=None, *, path=None, seed=0, budget=None, b=B, sources=None, _session=None
+        self,
+        graph,
+        known=None,
+        *,
+        path=None,
+        seed=0,
+        budget=None,
+        b=B,
+        sources=None,
+        prior="auto",
+        _session=None,
     ):
         if graph.n_classes < 2:
             named = f" ({graph.class_names[0]!r})" if graph.n_classes else ""
@@ -167,6 +194,8 @@ class Labelling:
         self.path = None if path is None else Path(path)
         self.budget = _check_budget(budget)
         self.sources = None if sources is None else tuple(str(Path(p).resolve()) for p in sources)
+        seed_of_prior = seed if _session is None else _session.seed
+        self.prior = _json_prior(partial_labels.choose_prior(prior, graph, self.known, seed=seed_of_prior))
         n = graph.n_nodes
         if _session is None:
             _session = Session(_learner(graph, b), node_ids(n), seed=seed, n_classes=graph.n_classes)
@@ -183,7 +212,7 @@ class Labelling:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_csv(cls, edges, labels, path=None, *, seed=0, budget=None, b=B):
+    def from_csv(cls, edges, labels, path=None, *, seed=0, budget=None, b=B, prior="auto"):
         """Read the graph with :meth:`Graph.read_csv` (nodes without a label are unknown) and start.
 
         The classes are the labels found in ``labels``: at least two are needed
@@ -196,7 +225,7 @@ class Labelling:
                 f"the labels file {str(labels)!r} names {g.n_classes} class{named}: a person needs at least two "
                 "classes to choose from; add a row node,label for a node of another class"
             )
-        lab = cls(g, path=path, seed=seed, budget=budget, b=b, sources=(edges, labels))
+        lab = cls(g, path=path, seed=seed, budget=budget, b=b, sources=(edges, labels), prior=prior)
         lab.read_notes = read_notes
         return lab
 
@@ -238,20 +267,21 @@ class Labelling:
             path=path,
             budget=notes.get("budget") if budget is None else budget,
             sources=notes.get("sources"),
+            prior=notes.get("prior", "auto"),  # a session saved before the prior was kept: chosen again
             _session=session,
         )
         lab.read_notes = read_notes
         return lab
 
     @classmethod
-    def open(cls, edges, labels, path, *, seed=None, budget=None, b=B):
+    def open(cls, edges, labels, path, *, seed=None, budget=None, b=B, prior="auto"):
         """Resume the labelling at ``path`` if the file exists, else start one from the CSV files.
 
-        Returns ``(labelling, resumed)``.
+        Returns ``(labelling, resumed)``. A resumed labelling keeps its saved ``prior``.
         """
         if not Path(path).exists():
             return cls.from_csv(
-                edges, labels, path, seed=0 if seed is None else seed, budget=budget, b=b
+                edges, labels, path, seed=0 if seed is None else seed, budget=budget, b=b, prior=prior
             ), False
         session_file.read(path)  # a damaged file is refused (checksum) before the graph is read
         g, read_notes = _read(edges, labels)
@@ -351,16 +381,34 @@ class Labelling:
         names = g.node_names
         shown = [(_plain(names[nbrs[i]]), self.class_name(self.known[nbrs[i]]), float(w[i])) for i in top]
         prob = self.session.question_info.get("prob")
+        predicted, how = self._predict(node, prediction)
         return Question(
             node=int(node),
             name=_plain(names[node]),
             neighbours=shown,
             n_neighbours=int(hi - lo),
-            prediction=g.class_names[prediction],
+            prediction=g.class_names[predicted],
             probability=None if prob is None else float(prob),
             round=self.session.n_done + 1,
             n_rounds=self.session.n_rounds,
+            predicted_by=how,
+            learner_prediction=g.class_names[prediction],
         )
+
+    def _predict(self, node, learner_prediction):
+        """``(class code, how)``: the harmonic prediction from the labels known now, under :attr:`prior`.
+
+        The learner's own class when no label is known yet (nothing to propagate).
+        """
+        known = self.known != UNLABELLED
+        if not known.any():
+            return int(learner_prediction), "the learner's guess: no label is known yet"
+        F = partial_labels.harmonic_scores(self.graph, self.known, self.prior)
+        p = partial_labels.harmonic_cmn(self.prior)
+        if not partial_labels.eligible(p, self.graph, known)[0]:
+            p = partial_labels.harmonic_cmn("none")  # CMN on one unlabelled node would predict the prior
+        how = f"{p.method}, {p.setting}, from {int(known.sum())} known labels"
+        return int(np.argmax(F[node])), how
 
     def class_name(self, code):
         """The label string of a code, None for ``-1``."""
@@ -442,6 +490,7 @@ class Labelling:
             "answered_rounds": [int(t) for t in self._answered_rounds],
             "budget": self.budget,
             "sources": None if self.sources is None else list(self.sources),
+            "prior": self.prior,
         }
         self.session.save(path)
         with atomic_write(answers_path(path), newline="", encoding="utf-8") as fh:
@@ -459,6 +508,13 @@ class Labelling:
         return LabellingPanel(self)
 
 
+def _json_prior(prior):
+    """A prior as JSON can hold it in the session's notes (an array as a list of floats)."""
+    if isinstance(prior, (str, dict)):
+        return {str(k): float(v) for k, v in prior.items()} if isinstance(prior, dict) else prior
+    return [float(v) for v in np.asarray(prior, dtype=float).ravel()]
+
+
 def _plain(v):
     """A numpy scalar as the Python value (names print as the user wrote them)."""
     return v.item() if hasattr(v, "item") else v
@@ -473,16 +529,28 @@ def _check_budget(budget):
 
 
 def _answers_lookup(answers):
-    """``{str(node name): class name}`` from a mapping, or from a ``node,label`` CSV (empty label: none)."""
+    """``{str(node name): class name}`` from a mapping, or from a ``node,label`` CSV.
+
+    A missing label (empty, or a marker of :data:`graphsel_lib.readers.MISSING_LABELS` such as ``NaN`` or
+    ``-1``, as in the labels file) is no answer: that node is skipped.
+    """
     if isinstance(answers, (str, Path)):
-        with open(answers, newline="", encoding="utf-8") as fh:
-            rows = list(csv.reader(fh))
+        try:
+            with open(answers, newline="", encoding="utf-8-sig") as fh:
+                rows = list(csv.reader(fh))
+        except UnicodeDecodeError as err:
+            raise ValueError(
+                f"the answers file {str(answers)!r} is not UTF-8 text ({err.reason} at byte {err.start}): "
+                "save it as UTF-8"
+            ) from None
         if not rows:
             return {}
         header = [c.strip() for c in rows[0]]
         i, j = (header.index("node"), header.index("label")) if {"node", "label"} <= set(header) else (0, 1)
-        return {r[i].strip(): r[j].strip() for r in rows[1:] if len(r) > max(i, j) and r[j].strip()}
-    return {str(_plain(k)): v for k, v in dict(answers).items() if v is not None and v != ""}
+        pairs = [(r[i].strip(), r[j]) for r in rows[1:] if len(r) > max(i, j)]
+    else:
+        pairs = [(str(_plain(k)), v) for k, v in dict(answers).items()]
+    return {k: v.strip() if isinstance(v, str) else v for k, v in pairs if not is_missing_label(v)}
 
 
 # ---------------------------------------------------------------------------- ipywidgets panel
@@ -627,10 +695,10 @@ def _question_html(q):
         f"<tr><td>{html.escape(str(name))}</td><td>{weight:g}</td><td>{html.escape(label or '?')}</td></tr>"
         for name, label, weight in q.neighbours
     )
-    prob = "" if q.probability is None else f", asked with probability {q.probability:.2f}"
+    prob = "" if q.probability is None else f"; asked with probability {q.probability:.2f}"
     return (
         f"<div>Round {q.round} of {q.n_rounds}: what is node <b>{html.escape(str(q.name))}</b>?</div>"
-        f"<div>The learner predicts <b>{html.escape(q.prediction)}</b>{prob}.</div>"
+        f"<div>Predicted: <b>{html.escape(q.prediction)}</b> ({html.escape(q.predicted_by)}){prob}.</div>"
         f"<div>Neighbours ({len(q.neighbours)} of {q.n_neighbours}, heaviest first):</div>"
         f"<table><tr><th>node</th><th>weight</th><th>label</th></tr>{rows}</table>"
     )
@@ -642,10 +710,10 @@ def _done_html(lab):
 
 
 def _question_text(q, lab):
-    prob = "" if q.probability is None else f", asked with probability {q.probability:.2f}"
+    prob = "" if q.probability is None else f"; asked with probability {q.probability:.2f}"
     lines = [
         f"round {q.round} of {q.n_rounds}: node {q.name!s}",
-        f"  the learner predicts {q.prediction}{prob}",
+        f"  predicted: {q.prediction} ({q.predicted_by}){prob}",
         f"  neighbours ({len(q.neighbours)} of {q.n_neighbours}, heaviest first):",
     ]
     width = max((len(str(name)) for name, _, _ in q.neighbours), default=4)
@@ -745,7 +813,12 @@ def _start(args):
             _fail(f"{err}; delete it to start a new session there, or give another --session path")
     try:
         lab, resumed = Labelling.open(
-            args.edges, args.labels, args.session, seed=args.seed, budget=args.budget
+            args.edges,
+            args.labels,
+            args.session,
+            seed=args.seed,
+            budget=args.budget,
+            prior=args.prior or "auto",
         )
     except FileNotFoundError as err:
         _fail(f"{err}; check the path given to --edges or --labels")
@@ -759,6 +832,8 @@ def _start(args):
     if resumed:
         if args.seed is not None and args.seed != s.seed:
             _say(f"note: --seed {args.seed} ignored: the session was started with seed {s.seed}")
+        if args.prior is not None and args.prior != lab.prior:
+            _say(f"note: --prior {args.prior} ignored: the session was started with prior {lab.prior}")
         _say(
             f"resumed {args.session}: {s.n_done} of {s.n_rounds} rounds, {lab.n_answers} answers and "
             f"{lab.n_skipped} skipped restored"
@@ -767,7 +842,8 @@ def _start(args):
         unknown = int(np.count_nonzero(lab.known == UNLABELLED))
         _say(
             f"new session {args.session}: {lab.graph.n_nodes} nodes, {lab.graph.n_classes} classes, "
-            f"{unknown} nodes without a label"
+            f"{unknown} nodes without a label; predictions under the prior {lab.prior!r}"
+            + (" (chosen by cross-validation)" if (args.prior or "auto") == "auto" else "")
         )
     _say(_HELP)
     return lab
@@ -830,11 +906,20 @@ def main(argv=None, stdin=None) -> int:
     parser.add_argument(
         "--seed", type=int, default=None, help="order of the nodes of a new session (default 0)"
     )
+    parser.add_argument(
+        "--prior",
+        choices=["auto", *partial_labels.AUTO_PRIORS],
+        default=None,
+        help="class prior of the prediction shown with a question, for a new session (default auto: chosen by "
+        "cross-validation on the labels, as notebook 50 does)",
+    )
     args = parser.parse_args(argv)
     stdin = sys.stdin if stdin is None else stdin
     try:
         if args.budget is not None and args.budget < 0:
             _fail(f"--budget must be >= 0, got {args.budget}")
+        if args.seed is not None and args.seed < 0:
+            _fail(f"--seed must be >= 0, got {args.seed}")
         lab = _start(args)
         how = _loop(lab, stdin)
         path = _save(lab)

@@ -40,14 +40,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from . import online, transductive
-from ._validation import UNLABELLED, DataWarning
+from ._validation import UNLABELLED, DataWarning, check_class_labels, check_seed
 from .experiments import TIE_RTOL
 from .online.relaxation import kernel_for
 from .transductive import MIN_UNLABELLED_FOR_CMN, cmn_prior
@@ -71,6 +71,8 @@ __all__ = [
     "nested_cross_validate",
     "chosen_predictor",
     "chosen_prior",
+    "choose_prior",
+    "harmonic_scores",
     "selection_report",
     "confidence",
     "predictions_table",
@@ -141,15 +143,49 @@ def _prior_setting(prior):
     return "prior: given (" + ", ".join(f"{v:.2f}" for v in q / (q.sum() or 1.0)) + ")"
 
 
-def _harmonic_scores(g, labelled, prior):
+def _harmonic_scores(g, labelled, prior, labels=None):
+    labels = g.labels if labels is None else np.asarray(labels)
     labelled = np.asarray(labelled, dtype=bool)
-    counts = np.bincount(g.labels[labelled], minlength=g.n_classes)
+    counts = np.bincount(labels[labelled], minlength=g.n_classes)
     q = cmn_prior(prior, counts, n_unlabelled=int(np.count_nonzero(~labelled)), class_names=g.class_names)
     with warnings.catch_warnings():  # a fold may hide every label of a small class: its column is zero
         warnings.simplefilter("ignore", DataWarning)
         return transductive.harmonic(
-            g.adjacency, g.labels, labelled, cmn=q is not None, class_prior=q, n_classes=g.n_classes
+            g.adjacency, labels, labelled, cmn=q is not None, class_prior=q, n_classes=g.n_classes
         )
+
+
+def harmonic_scores(g, labels, prior="labelled"):
+    """Scores ``(n, K)`` of the harmonic function with CMN under ``prior`` from ``labels`` (-1: unknown).
+
+    :func:`harmonic_cmn`'s scores for labels that are not ``g.labels`` (a
+    labelling's answers added to them): the prediction a person is shown in
+    :class:`graphsel_lib.label.Labelling`.
+    """
+    labels = check_class_labels(labels, g.n_nodes, n_classes=g.n_classes, name="labels")
+    check_prior(prior, g, allow_auto=False)
+    return _harmonic_scores(g, labels != UNLABELLED, prior, labels)
+
+
+def choose_prior(prior, g, labels=None, *, n_folds=5, seed=0):
+    """``prior`` itself, or for ``"auto"`` the prior notebook 50 chooses: by :func:`cross_validate`.
+
+    ``"auto"``: :func:`harmonic_predictors` cross-validated on ``g`` with
+    ``labels`` (default ``g.labels``; -1 unknown) and :func:`chosen_prior`;
+    ``"labelled"`` when there is nothing to cross-validate (labels of one
+    class, fewer than 2 labelled nodes), as notebook 50 does.
+    """
+    check_prior(prior, g)
+    if not (isinstance(prior, str) and prior == "auto"):
+        return prior
+    labels = g.labels if labels is None else np.asarray(labels)
+    labelled = labels != UNLABELLED
+    if np.unique(labels[labelled]).size < 2 or np.count_nonzero(labelled) < 2:
+        return "labelled"
+    predictors = harmonic_predictors("auto")
+    graph = g if labels is g.labels else replace(g, labels=labels)  # validated again
+    cv = cross_validate(predictors, graph, n_folds=n_folds, seed=seed)
+    return chosen_prior(cv, predictors)
 
 
 def harmonic_cmn(prior="labelled") -> Predictor:
@@ -206,6 +242,8 @@ def online_predictor(method, setting, make_learner, features=None, seed=0) -> Pr
     node once).
     """
 
+    seed = check_seed(seed, allow_none=False)
+
     def train(g, labelled):
         return _trained(g, labelled, make_learner, features, seed)
 
@@ -238,6 +276,10 @@ def _trained(g, labelled, make_learner, features, seed):
 
 def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
     """The relaxation learner (notebooks 34–35) with ``beta = beta_fraction * n``, as a predictor."""
+    if isinstance(beta_fraction, (bool, np.bool_)) or not isinstance(beta_fraction, (int, float, np.number)):
+        raise ValueError(f"beta_fraction must be a positive number (beta / n), got {beta_fraction!r}")
+    if not (np.isfinite(beta_fraction) and beta_fraction > 0):
+        raise ValueError(f"beta_fraction must be a positive number (beta / n), got {beta_fraction!r}")
 
     def make(g):
         return online.Relaxation(g.adjacency, beta=beta_fraction * g.n_nodes, kernel=kernel_for(g.n_nodes))
@@ -247,7 +289,8 @@ def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
 
 def stratified_folds(labels, labelled, n_folds, seed=0):
     """``n_folds`` disjoint arrays of labelled nodes, each class dealt round-robin over the folds (seeded)."""
-    rng = np.random.default_rng(seed)
+    n_folds = _check_count(n_folds, "n_folds", 1)
+    rng = np.random.default_rng(check_seed(seed, allow_none=False))
     folds = [[] for _ in range(n_folds)]
     start = 0
     for k in np.unique(labels[labelled]):
@@ -344,7 +387,7 @@ def problem_folds(labels, labelled, *, n_folds=5, seed=0, max_folds=50, held_fra
         raise ValueError(f"cross-validation needs at least 2 labelled nodes, got {l}")
     f = (n - l) / n if held_fraction is None else _check_fraction(held_fraction, "held_fraction")
     h = int(min(max(round(f * l), 1), l - 1))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, allow_none=False))
     keys, order = [], []
     for k in np.unique(labels[nodes]):
         members = rng.permutation(nodes[labels[nodes] == k])
@@ -383,6 +426,8 @@ def _check_fraction(value, name, *, closed=False):
 
 
 def _check_predictors(predictors):
+    if isinstance(predictors, Predictor):
+        raise TypeError("predictors must be a list of predictors: pass [predictor], not the predictor alone")
     predictors = list(predictors)
     if not predictors:
         raise ValueError(
@@ -464,7 +509,12 @@ def cross_validate(
                 "note": why,
             }
         )
-    return _choose(pd.DataFrame(rows))
+    table = _choose(pd.DataFrame(rows))
+    counts = {k: np.count_nonzero(g.labels[labelled] == k) for k in np.unique(g.labels[labelled])}
+    table.attrs["folds hiding a whole class"] = sum(
+        any(np.count_nonzero(g.labels[f] == k) == c for k, c in counts.items()) for f in folds
+    )
+    return table
 
 
 def _choose(table):
@@ -565,6 +615,17 @@ def selection_report(cv, nested=None):
             f"this error is optimistic: it is the lowest of {int(cv['eligible'].sum())} estimates on the same folds "
             "(selection bias)"
         )
+    whole = cv.attrs.get("folds hiding a whole class", 0)
+    if whole:
+        lines.append(
+            f"{whole} of {int(row['folds'])} folds hid every label of a class (a class labelled once): no "
+            "predictor can name that class there, so the error overstates the error on your unlabelled nodes; "
+            "label a second node of each class for an estimate"
+        )
+    if nested is not None and not len(nested):
+        lines.append(
+            "nested cross-validation: not possible (no outer fold leaves labels of two classes to choose with)"
+        )
     if nested is not None and len(nested):
         e = nested["error"].to_numpy()
         spread = f" ± {np.std(e, ddof=1):.3f}" if e.size > 1 else ""
@@ -586,6 +647,7 @@ def learning_curve(predictors, g, fractions, *, n_folds=5, seed=0, held_fraction
     fractions = list(fractions)
     if not fractions:
         raise ValueError("no fraction of the labels to give: pass e.g. fractions=[0.5, 1.0]")
+    fractions = [_check_fraction(f, "each of fractions", closed=True) for f in fractions]
     n_folds = _check_count(n_folds, "n_folds", 2)
     held_fraction = 1.0 / n_folds if held_fraction is None else held_fraction
     tables = []

@@ -40,8 +40,9 @@ reads two small CSV files::
   edges (``g.labels`` is -1 on them: they are what the methods predict);
   the largest connected component is kept (``lcc=False`` raises instead).
 * **Look-alike names** in one file (nodes ``2`` and ``2.0``, or ``7`` and
-  ``007``; labels ``1`` and ``1.0``) are kept apart as written, and a
-  :class:`~graphsel_lib._validation.LookalikeNamesWarning` names the pairs.
+  ``007``; labels ``1`` and ``1.0``, or ``Red`` and ``red``) are kept apart as
+  written, and a :class:`~graphsel_lib._validation.LookalikeNamesWarning`
+  names the pairs.
 
 Whatever is dropped or merged (self-loops, repeated edges, label rows of nodes
 that are in no edge, repeated label rows, nodes outside the

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import graphsel_lib as gs
 from conftest import random_connected_graph
 from graphsel_lib.active import EER, S2, PoolState, RandomPool, run_pool
 from graphsel_lib.active.reference import ReferenceEER, ReferenceS2
@@ -122,7 +123,7 @@ def test_last_error_follows_the_edges_not_the_prior():
     initial = np.setdiff1d(np.arange(34), [0, 33])
     trace = run_pool(_Ask(0), S, y, 1, initial=initial)
     assert trace.n_unlabelled.tolist() == [1] and trace.errors.tolist() == [0.0]
-    for prior in ("labelled", "uniform", "none", [1, 1], {0: 1, 1: 1}):
+    for prior in ("labelled", "uniform", "none", "auto", [1, 1], {0: 1, 1: 1}):
         assert run_pool(_Ask(0), S, y, 1, initial=initial, class_prior=prior).errors.tolist() == [0.0]
     # from two unlabelled nodes on, CMN with the prior chosen is applied (the same function as notebook 50)
     two = run_pool(_Ask(0), S, y, 1, initial=np.setdiff1d(np.arange(34), [0, 32, 33]), class_prior="uniform")
@@ -133,7 +134,7 @@ def test_last_error_follows_the_edges_not_the_prior():
 
 def test_run_pool_refuses_a_bad_prior_before_any_query():
     S, y = path_graph(6), np.array([0, 0, 0, 1, 1, 1])
-    for bad, match in [("auto", "cross-validation"), ("labeled", "must be one of"), ([1, 2, 3], "one share")]:
+    for bad, match in [("labeled", "must be one of"), ([1, 2, 3], "one share"), ({"x": 1}, "not a class")]:
         with pytest.raises(ValueError, match=match):
             run_pool(RandomPool(), S, y, 2, initial=1, class_prior=bad)
 
@@ -230,3 +231,34 @@ def test_s2_bisects_to_the_boundary_of_a_path():
     # from the two ends: the midpoints of 0..63 are 31 and 32 (the smaller wins), then halving to the cut 39 | 40
     assert trace.queries[:6].tolist() == [31, 47, 39, 43, 41, 40]
     assert np.all(trace.errors[5:] == 0.0)  # every unlabelled node now lies between two equal labels
+
+
+def test_run_pool_with_one_node_left_says_no_query_is_possible():
+    """n - 1 nodes labelled initially: the message was 'budget must be in 1..0'."""
+    S = path_graph(6)
+    with pytest.raises(ValueError, match="no query is possible: 5 of the 6 nodes are labelled initially"):
+        run_pool(RandomPool(), S, np.array([0, 0, 0, 1, 1, 1]), 1, initial=np.arange(5))
+
+
+def test_run_pool_auto_prior_is_notebook_50s_choice_after_each_query():
+    """class_prior="auto": the prior partial_labels.choose_prior picks from the labels revealed so far; with
+    initial labels drawn mostly from the minority class, "labelled" shares skew every error."""
+    import networkx as nx
+
+    from graphsel_lib import partial_labels as pl
+
+    P = [[0.2, 0.01], [0.01, 0.2]]
+    G = nx.stochastic_block_model([60, 20], P, seed=0)
+    nx.add_path(G, range(80))
+    S = nx.to_scipy_sparse_array(G, format="csr", dtype=float)
+    y = np.repeat([0, 1], [60, 20])
+    initial = np.array([0, 60, 61, 62, 63, 64, 65, 66])  # 1 of the big class, 7 of the small one
+    order = [1, 67, 2, 68]
+    auto = run_pool(_Ask(*order), S, y, 4, initial=initial, class_prior="auto")
+    shares = run_pool(_Ask(*order), S, y, 4, initial=initial, class_prior="labelled")
+    assert np.all(auto.errors <= shares.errors) and auto.errors.mean() < shares.errors.mean() - 0.1
+    known = np.full(80, -1)
+    known[[*initial, 1]] = y[[*initial, 1]]
+    g = gs.Graph(S, known, ["0", "1"], "g", None, None)
+    F = pl.harmonic_scores(g, known, pl.choose_prior("auto", g))  # notebook 50's choice, its predictor
+    assert auto.errors[0] == np.mean(predict(F)[known < 0] != y[known < 0])

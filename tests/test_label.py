@@ -398,3 +398,123 @@ def test_panel_prints_text_under_papermill(graph, monkeypatch, capsys):
     assert out.startswith("round ") and "classes: #1" in out and "VBox" not in out
     Kernel._allow_stdin = True  # JupyterLab: a person can click
     assert not label.headless()
+
+
+# --------------------------------------------------------------------------- the prediction shown
+def _write_graph(tmp_path, edges, labels):
+    (tmp_path / "e.csv").write_text("source,target\n" + "".join(f"{a},{b}\n" for a, b in edges))
+    (tmp_path / "l.csv").write_text("node,label\n" + "".join(f"{v},{c}\n" for v, c in labels))
+    return ["--edges", str(tmp_path / "e.csv"), "--labels", str(tmp_path / "l.csv")]
+
+
+def _shown(out):
+    """``[(node, predicted class)]`` of the questions a CLI run printed."""
+    nodes = [line.split("node ", 1)[1] for line in out.splitlines() if line.startswith("round ")]
+    preds = [
+        line.split("predicted: ", 1)[1].split(" (")[0] for line in out.splitlines() if "predicted: " in line
+    ]
+    return list(zip(nodes, preds, strict=True))
+
+
+def test_cli_skewed_labelled_shares_are_predicted_as_the_edges_say(tmp_path, capsys):
+    """Labels drawn mostly from the minority class (8 of 10): the learner's guess was right on 0.34 of the nodes
+    asked (0.16 once it had seen every given label); the harmonic prediction under the prior chosen as in
+    notebook 50 (uniform here) is right on 0.99."""
+    import io
+
+    import networkx as nx
+
+    sizes = [60, 60, 30]
+    G = nx.stochastic_block_model(sizes, [[0.15, 0.01, 0.01], [0.01, 0.15, 0.01], [0.01, 0.01, 0.15]], seed=0)
+    classes = ["big", "large", "minority"]
+    y = np.repeat(classes, sizes)
+    rng = np.random.default_rng(0)
+    given = [
+        int(v)
+        for c, k in zip(classes, (1, 1, 8), strict=True)
+        for v in rng.choice(np.flatnonzero(y == c), k, False)
+    ]
+    args = _write_graph(tmp_path, [(f"v{a}", f"v{b}") for a, b in G.edges], [(f"v{v}", y[v]) for v in given])
+    assert main([*args, "--session", str(tmp_path / "s.npz")], stdin=io.StringIO(":s\n" * 200)) == 0
+    out = capsys.readouterr().out
+    assert "predictions under the prior 'uniform' (chosen by cross-validation)" in out
+    shown = _shown(out)
+    assert len(shown) >= 50
+    assert np.mean([pred == y[int(node[1:])] for node, pred in shown]) >= 0.9
+    assert "harmonic + CMN, prior: uniform, from 10 known labels" in out
+    lab = Labelling.resume(tmp_path / "s.npz")
+    assert lab.prior == "uniform"  # kept in the session file, not chosen again
+
+
+def test_cli_one_unlabelled_node_is_predicted_from_its_edges(tmp_path, capsys):
+    """Karate with every label but node 33's: CMN would make its row the prior (Mr. Hi); its edges say Officer."""
+    import io
+
+    import networkx as nx
+
+    G = nx.karate_club_graph()
+    args = _write_graph(tmp_path, G.edges, [(v, G.nodes[v]["club"]) for v in G if v != 33])
+    for prior in ("auto", "labelled", "uniform", "none"):
+        session = tmp_path / f"{prior}.npz"
+        lab = Labelling.from_csv(tmp_path / "e.csv", tmp_path / "l.csv", b=1e9, prior=prior)
+        q = lab.next_question()
+        assert (q.name, q.prediction) == (33, "Officer"), prior
+        assert q.predicted_by.startswith("harmonic, no CMN, from 33 known labels")
+        assert main([*args, "--session", str(session), "--prior", prior], stdin=io.StringIO(":s\n")) == 0
+        out = capsys.readouterr().out
+        assert all(pred == "Officer" for node, pred in _shown(out) if node == "33")
+
+
+def test_labelling_prior_is_notebook_50s_choice_and_checked():
+    """The prior the labelling predicts under is partial_labels' cross-validated choice; a bad one is refused."""
+    from graphsel_lib import partial_labels as pl
+
+    with pytest.warns(gs.DataWarning):
+        g = gs.datasets.sbm(120, n_blocks=2, avg_degree=8, mixing=0.1, seed=1)
+    known = np.where(np.random.default_rng(1).random(g.n_nodes) < 0.3, g.labels, -1)
+    h = gs.Graph(g.adjacency, known, g.class_names, "g", None, None)
+    predictors = pl.harmonic_predictors("auto")
+    cv = pl.cross_validate(predictors, h, seed=3)
+    assert Labelling(h, seed=3).prior == pl.chosen_prior(cv, predictors) == pl.choose_prior("auto", h, seed=3)
+    assert Labelling(h, prior=[1, 3]).prior == [1.0, 3.0]
+    with pytest.raises(ValueError, match="prior"):
+        Labelling(h, prior="unifrom")
+
+
+def test_cli_a_negative_seed_is_named(tmp_path, capsys):
+    """--seed -1 said numpy's 'expected non-negative integer' and blamed the reading of --edges and --labels."""
+    import io
+
+    args = _write_graph(tmp_path, [("a", "b"), ("b", "c")], [("a", "x"), ("c", "y")])
+    assert main([*args, "--session", str(tmp_path / "s.npz"), "--seed", "-1"], stdin=io.StringIO("")) == 2
+    err = capsys.readouterr().err
+    assert "--seed must be >= 0, got -1" in err and "reading --edges" not in err
+
+
+@pytest.mark.parametrize("marker", ["NaN", "-1", "null", "N/A", " "])
+def test_answers_with_a_missing_label_marker_are_skipped_not_a_crash(tmp_path, marker):
+    """Notebook 50 answers the panel from the labels file: a row `node,NaN` (unlabelled, as documented) raised
+    "'NaN' is not a class" in answer_from."""
+    import networkx as nx
+
+    S = nx.to_scipy_sparse_array(nx.path_graph(8), format="csr", dtype=float)
+    g = gs.Graph(S, np.array([0, -1, -1, -1, -1, -1, -1, 1]), ["x", "y"], "g", None, None)
+    answers = tmp_path / "a.csv"
+    answers.write_text("node,label\n" + "".join(f"{v},{marker}\n" for v in range(1, 7)) + "3,y\n")
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from(answers, save=False) == 1 and lab.n_skipped == 5
+    assert lab.answers == {3: 1}
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from({1: marker, 2: None, 3: float("nan"), 4: 1}, save=False) == 1  # 4: class code 1
+    assert lab.answers == {4: 1}
+
+
+def test_answers_file_that_is_not_utf8_is_named(tmp_path):
+    import networkx as nx
+
+    S = nx.to_scipy_sparse_array(nx.path_graph(4), format="csr", dtype=float)
+    g = gs.Graph(S, np.array([0, -1, -1, 1]), ["x", "é"], "g", None, None)
+    answers = tmp_path / "a.csv"
+    answers.write_bytes("node,label\n1,é\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="the answers file .* is not UTF-8 text"):
+        Labelling(g, b=1e9).answer_from(answers, save=False)

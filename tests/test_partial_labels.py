@@ -317,3 +317,69 @@ def test_tables_of_no_part_say_what_to_pass():
         pl.predictions_table([], None)
     with pytest.raises(ValueError, match="to_label_table: no part to predict"):
         pl.to_label_table([], None, lambda learner: learner)
+
+
+def test_a_bad_seed_beta_fraction_or_bare_predictor_is_named(graphs):
+    """seed=-1 said numpy's 'expected non-negative integer', seed=1.5 a SeedSequence TypeError; a predictor not
+    in a list "'Predictor' object is not iterable"; learning_curve named a bad fraction train_fraction."""
+    _, g = graphs
+    with pytest.raises(ValueError, match="seed is not a usable random seed: -1"):
+        pl.cross_validate([pl.harmonic_cmn()], g, seed=-1)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pl.problem_folds(g.labels, g.labelled, seed=1.5)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        pl.relaxation_predictor(0.1, seed=0.5)
+    for bad in (-1, 0, float("nan"), "0.1", True):
+        with pytest.raises(ValueError, match="beta_fraction must be a positive number"):
+            pl.relaxation_predictor(bad)
+    with pytest.raises(TypeError, match=r"pass \[predictor\]"):
+        pl.cross_validate(pl.harmonic_cmn(), g)
+    with pytest.raises(ValueError, match="each of fractions must be in"):
+        pl.learning_curve([pl.harmonic_cmn()], g, [0.5, 0])
+
+
+def test_a_class_labelled_once_is_said_to_overstate_the_error():
+    """One label per class: every fold hides a class's only label, the estimate was 'error 1.000' (the chosen
+    predictor is right on 0.97 of the unlabelled nodes) without a word, and an empty nested table was silent."""
+    import networkx as nx
+
+    P = [[0.3, 0.02, 0.02], [0.02, 0.3, 0.02], [0.02, 0.02, 0.3]]
+    G = nx.stochastic_block_model([30, 30, 15], P, seed=1)
+    nx.add_path(G, range(75))
+    y = np.repeat(np.arange(3), [30, 30, 15])
+    labels = np.full(75, -1)
+    labels[[0, 30, 60]] = [0, 1, 2]
+    g = gs.Graph(nx.to_scipy_sparse_array(G, format="csr", dtype=float), labels, ["a", "b", "c"], "g")
+    predictors = pl.harmonic_predictors("auto")
+    cv = pl.cross_validate(predictors, g)
+    nested = pl.nested_cross_validate(predictors, g)
+    text = pl.selection_report(cv, nested)
+    assert cv["error"].iloc[0] == 1.0 and len(nested) == 0
+    assert (
+        f"{int(cv['folds'].iloc[0])} of {int(cv['folds'].iloc[0])} folds hid every label of a class" in text
+    )
+    assert "nested cross-validation: not possible" in text
+    F = pl.chosen_predictor(cv, predictors).fit_predict(g, g.labelled)
+    assert np.mean(F.argmax(1)[~g.labelled] == y[~g.labelled]) > 0.9
+    two = labels.copy()
+    two[[1, 31, 61]] = [0, 1, 2]  # a second label of each class: no fold hides a whole class
+    assert "hid every label" not in pl.selection_report(
+        pl.cross_validate(predictors, gs.Graph(g.adjacency, two))
+    )
+
+
+def test_harmonic_scores_checks_the_labels_it_is_given():
+    """Labels with NaN, 0.5 or text gave numpy's 'Cannot cast array data from dtype' TypeError."""
+    import scipy.sparse as sp
+
+    S = sp.csr_matrix(np.diag(np.ones(5), 1) + np.diag(np.ones(5), -1))
+    g = gs.Graph(S, np.array([0, -1, -1, -1, -1, 1]), ["x", "y"], "g", None, None)
+    F = pl.harmonic_scores(g, np.array([0.0, np.nan, -1, -1, -1, 1.0]), "uniform")  # NaN: unlabelled
+    assert F.argmax(1).tolist() == [0, 0, 0, 1, 1, 1]
+    for bad, match in [
+        ([0.5, -1, -1, -1, -1, 1], "integers"),
+        ([0, 5, -1, -1, -1, 1], "0..1"),
+        ([0, 1], "6"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            pl.harmonic_scores(g, np.array(bad), "uniform")

@@ -454,3 +454,20 @@ def test_two_missing_markers_for_one_node_are_not_two_labels(tmp_path):
         ValueError, match=r"node 'b' has a label, 'y' \(line 4\), and a row without one, 'NaN'"
     ):
         gs.Graph.read_csv(e, mixed)
+
+
+def test_class_names_equal_but_for_case_are_pointed_out(tmp_path):
+    """Labels 'Red' and 'red' in one file became two classes without a word (the CLI then could not tell
+    them apart by a case-insensitive name); node names are case-sensitive and get no such warning."""
+    from graphsel_lib._validation import LookalikeNamesWarning
+
+    edges = tmp_path / "e.csv"
+    edges.write_text("source,target\na,A\nA,c\nc,d\n")
+    labels = tmp_path / "l.csv"
+    labels.write_text("node,label\na,red\nA,Red\nc,blue\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = gs.Graph.read_csv(edges, labels)
+    look = [str(w.message) for w in caught if issubclass(w.category, LookalikeNamesWarning)]
+    assert g.class_names == ["Red", "blue", "red"]  # kept apart, as written
+    assert len(look) == 1 and "class names 'Red' and 'red' are equal but for case" in look[0]

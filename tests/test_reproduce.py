@@ -6,8 +6,10 @@ Each kernel start costs 2-3 s, so the executions are shared by module-scoped
 fixtures.
 """
 
+import csv
 import json
 import os
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -286,27 +288,161 @@ def test_compare_lists_every_differing_cell_and_keeps_times_apart(tmp_path, caps
     from graphsel_lib.collection import compare
 
     old, new = tmp_path / "committed", tmp_path / "fresh"
-    _table(old, "06_rows", "graph,error,pass s\npolblogs,0.3879,0.12\ncora,0.2000,0.30\n")
-    _table(new, "06_rows", "graph,error,pass s\npolblogs,0.4694,0.15\ncora,0.2000,0.31\n")
-    _table(old, "20_x_times", "dataset,ours / paper\nCora,0.06\n")
-    _table(new, "20_x_times", "dataset,ours / paper\nCora,0.07\n")
-    _table(old, "90_card", "item,quantity,ours,verdict\na,time,1.5,close\nb,error,0.2,reproduced\n")
-    _table(new, "90_card", "item,quantity,ours,verdict\na,time,2.5,differs\nb,error,0.2,reproduced\n")
+    run = "44_scaling_online_learning"  # declared time column: pass s
+    _table(old, run, "graph,error,pass s\npolblogs,0.3879,0.12\ncora,0.2000,0.30\n")
+    _table(new, run, "graph,error,pass s\npolblogs,0.4694,0.15\ncora,0.2000,0.31\n")
+    _table(old, "20_gu2013_times", "dataset,ours / paper\nCora,0.06\n")
+    _table(new, "20_gu2013_times", "dataset,ours / paper\nCora,0.07\n")
+    _table(old, "90_scorecard", "item,quantity,ours,verdict\na,time,1.5,close\nb,error,0.2,reproduced\n")
+    _table(new, "90_scorecard", "item,quantity,ours,verdict\na,time,2.5,differs\nb,error,0.2,reproduced\n")
     _table(old, "only_committed", "a\n1\n")
     diffs = {d.table: d for d in compare.compare_tables(new, old)}
-    assert diffs["06_rows"].cells == [("graph=polblogs", "error", "0.3879", "0.4694")]
-    assert len(diffs["06_rows"].time_cells) == 2
-    assert not diffs["20_x_times"].fails and not diffs["90_card"].fails  # a time table, time rows
+    assert diffs[run].cells == [("graph=polblogs", "error", "0.3879", "0.4694")]
+    assert len(diffs[run].time_cells) == 2
+    assert not diffs["20_gu2013_times"].fails and not diffs["90_scorecard"].fails  # a time column, time rows
     assert diffs["only_committed"].problem == "not in the fresh run"
     status = reproduce.main(["--root", str(tmp_path), "--figures-dir", str(old), "--compare", str(new)])
     out = capsys.readouterr().out
     assert status == 1 and "[graph=polblogs] error: 0.3879 committed, 0.4694 fresh" in out
-    assert "06_rows: 2 cell(s) in pass s" in out and "only_committed: not in the fresh run" in out
+    assert f"{run}: 2 cell(s) in pass s" in out and "only_committed: not in the fresh run" in out
     (old / "only_committed.csv").unlink()
-    _table(new, "06_rows", "graph,error,pass s\npolblogs,0.3879,0.15\ncora,0.2000,0.31\n")
+    _table(new, run, "graph,error,pass s\npolblogs,0.3879,0.15\ncora,0.2000,0.31\n")
     assert reproduce.main(["--root", str(tmp_path), "--figures-dir", str(old), "--compare", str(new)]) == 0
     assert "every table equals the committed one outside time cells" in capsys.readouterr().out
     assert reproduce.main(["--root", str(tmp_path), "--compare", str(tmp_path / "nowhere")]) == 2
+
+
+@pytest.mark.parametrize(
+    "table, header, row, edited",
+    [
+        ("06_sslgc_label_complexity", "graph,paper_R2_holds", "cora,1", "cora,0"),
+        ("09_msg_theorems", "graph,4 s.e.", "cora,4.423", "cora,9.9"),
+        ("20_gu2013_sslgc_query_match", "dataset,mu matching the paper's #queried", "cora,1", "cora,10"),
+        ("10_bbq_scaling", "graph,scaling,error", "cora,raw,0.48", "cora,unit,0.48"),
+        ("20_gu2013_times", "dataset,time paper (s)", "Cora,0.1273", "Cora,0.2"),  # a published time
+    ],
+)
+def test_compare_time_columns_are_declared_not_guessed_from_words(tmp_path, table, header, row, edited):
+    """Columns whose names held a time word (s, time, scaling) were taken for times: an edit there passed."""
+    from graphsel_lib.collection import compare
+
+    _table(tmp_path / "old", table, f"{header}\n{row}\n")
+    _table(tmp_path / "new", table, f"{header}\n{edited}\n")
+    (diff,) = compare.compare_tables(tmp_path / "new", tmp_path / "old")
+    assert diff.fails and len(diff.cells) == 1 and not diff.time_cells
+
+
+@pytest.mark.parametrize(
+    "fresh, what",
+    [
+        ("a,b\n1,2\n3\n", "(no cell)"),  # a row cut short
+        ("a,b\n1,2\n3,4,5\n", "past the header"),  # a row made longer
+        ("a,b\n1,2\n", "2 rows committed, 1 fresh"),  # a missing row
+        ("a,b\n1,2\n3,4\n5,6\n", "2 rows committed, 3 fresh"),  # an extra row
+        ("a,b,c\n1,2,0\n3,4,0\n", "other columns"),  # an extra column
+        ("a\n1\n3\n", "other columns"),  # a missing column
+    ],
+)
+def test_compare_sees_whole_rows(tmp_path, capsys, fresh, what):
+    """A truncated or extended row compared equal: zip() stopped at the shorter one."""
+    _table(tmp_path / "old", "01_x", "a,b\n1,2\n3,4\n")
+    _table(tmp_path / "new", "01_x", fresh)
+    args = [
+        "--root",
+        str(tmp_path),
+        "--figures-dir",
+        str(tmp_path / "old"),
+        "--compare",
+        str(tmp_path / "new"),
+    ]
+    assert reproduce.main(args) == 1
+    assert what in capsys.readouterr().out
+
+
+def test_compare_of_a_table_that_is_not_utf8_is_an_error_naming_it(tmp_path, capsys):
+    """A Latin-1 CSV gave --compare a UnicodeDecodeError traceback."""
+    _table(tmp_path / "old", "01_x", "name,error\ncafé,1\n")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "01_x.csv").write_bytes("name,error\ncafé,1\n".encode("latin-1"))
+    args = [
+        "--root",
+        str(tmp_path),
+        "--figures-dir",
+        str(tmp_path / "old"),
+        "--compare",
+        str(tmp_path / "new"),
+    ]
+    assert reproduce.main(args) == 2
+    err = capsys.readouterr().err
+    assert "01_x.csv is not UTF-8 text" in err and "Traceback" not in err
+
+
+def test_compare_of_a_folder_named_like_a_table_is_an_error_naming_it(tmp_path, capsys):
+    """A folder fresh/NAME.csv gave an IsADirectoryError traceback."""
+    _table(tmp_path / "old", "01_x", "a\n1\n")
+    (tmp_path / "new" / "01_x.csv").mkdir(parents=True)
+    args = [
+        "--root",
+        str(tmp_path),
+        "--figures-dir",
+        str(tmp_path / "old"),
+        "--compare",
+        str(tmp_path / "new"),
+    ]
+    assert reproduce.main(args) == 2
+    assert "01_x.csv cannot be read as a table (Is a directory)" in capsys.readouterr().err
+
+
+def test_every_committed_column_that_reads_like_a_time_is_declared():
+    """The explicit list cannot silently miss a time column: each candidate is declared a time or not."""
+    from graphsel_lib.collection import time_columns as tc
+
+    figures = Path(reproduce.__file__).resolve().parents[2] / "figures"
+    headers = {}
+    for path in sorted(figures.glob("*.csv")):
+        with open(path, newline="", encoding="utf-8") as fh:
+            headers[path.stem] = next(csv.reader(fh), [])
+    undeclared = [
+        (name, col)
+        for name, header in headers.items()
+        for col in header
+        if tc.looks_like_time(col)
+        and col not in tc.TIME_COLUMNS.get(name, ())
+        and col not in tc.NOT_TIMES.get(name, ())
+    ]
+    assert not undeclared, f"declare these in graphsel_lib/collection/time_columns.py: {undeclared}"
+    for listing in (tc.TIME_COLUMNS, tc.NOT_TIMES):  # no declaration of a table or column that is gone
+        for name, cols in listing.items():
+            assert name in headers and set(cols) <= set(headers[name]), (name, set(cols) - set(headers[name]))
+        assert not set(tc.TIME_COLUMNS.get(name, ())) & set(tc.NOT_TIMES.get(name, ()))
+    for name, (col, _) in tc.TIME_ROWS.items():
+        assert col in headers[name]
+
+
+def test_compare_of_the_committed_figures_with_themselves_and_an_edited_copy(tmp_path, capsys):
+    """Clean against themselves; an edit of a non-time cell of a table with time columns fails."""
+    import shutil
+
+    figures = Path(reproduce.__file__).resolve().parents[2] / "figures"
+    copy = tmp_path / "fresh"
+    copy.mkdir()
+    for path in figures.glob("*.csv"):
+        shutil.copy(path, copy / path.name)
+    args = ["--root", str(tmp_path), "--figures-dir", str(figures), "--compare", str(copy)]
+    assert reproduce.main(args) == 0
+    table = copy / "20_gu2013_times.csv"
+    text = table.read_text(encoding="utf-8").splitlines()
+    cells = next(csv.reader([text[1]]))
+    header = next(csv.reader([text[0]]))
+    cells[header.index("time ours (s)")] = "99"  # a time: listed apart, passes
+    table.write_text("\n".join([text[0], ",".join(cells), *text[2:]]) + "\n", encoding="utf-8")
+    assert reproduce.main(args) == 0
+    assert "20_gu2013_times: 1 cell(s) in time ours (s)" in capsys.readouterr().out
+    cells[header.index("time paper (s)")] = "99"  # a published time: not a time cell
+    table.write_text("\n".join([text[0], ",".join(cells), *text[2:]]) + "\n", encoding="utf-8")
+    assert reproduce.main(args) == 1
+    out = capsys.readouterr().out
+    assert "20_gu2013_times: 1 cell(s) differ" in out and "time paper (s): " in out
 
 
 def test_stale_refuses_to_check_nothing(tmp_path, capsys):

@@ -210,11 +210,14 @@ def test_notebook_50_skewed_labelled_shares(tmp_path):
 
 @pytest.mark.slow
 def test_notebook_50_one_unlabelled_node(tmp_path):
-    """Karate with every label but node 33's: predictions.csv said `33,Mr. Hi,0.5152`; its edges say Officer."""
+    """Karate with every label but node 33's: predictions.csv said `33,Mr. Hi,0.5152`; its edges say Officer.
+
+    Node 33's row says `NaN` (unlabelled): the headless panel, answering from the labels file, raised
+    "'NaN' is not a class" on it."""
     import networkx as nx
 
     G = nx.karate_club_graph()
-    labels = [(v, G.nodes[v]["club"]) for v in G if v != 33]
+    labels = [(v, G.nodes[v]["club"]) for v in G if v != 33] + [(33, "NaN")]
     rows, text = _run_notebook_50(tmp_path, list(G.edges(data="weight")), labels)  # networkx's weights
     assert rows["33"]["prediction"] == "Officer" and rows["33"]["given"] == ""
     assert "not eligible: harmonic + CMN (prior: uniform)" in text

@@ -195,6 +195,8 @@ def _error(S, y, state, class_prior="labelled"):
     """
     unl = state.unlabelled
     counts = np.bincount(state.y_known[state.is_labelled], minlength=state.n_classes)
+    if isinstance(class_prior, str) and class_prior == "auto":
+        class_prior = _auto_prior(S, state)
     q = cmn_prior(class_prior, counts, n_unlabelled=unl.size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
@@ -207,6 +209,18 @@ def _error(S, y, state, class_prior="labelled"):
             class_prior=q,
         )
     return float(np.mean(predict(F[unl]) != y[unl]))
+
+
+def _auto_prior(S, state):
+    """The prior notebook 50 would choose from the labels revealed so far (cross-validation, seed 0)."""
+    from ..graph import Graph
+    from ..partial_labels import choose_prior
+
+    names = [str(k) for k in range(state.n_classes)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        g = Graph(S, state.y_known.copy(), names, "pool", None, None)
+        return choose_prior("auto", g)
 
 
 def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, class_prior=None):
@@ -230,7 +244,7 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         many nodes drawn uniformly, or these nodes.
     n_classes : int, optional
         K (default ``max(y) + 1``).
-    class_prior : {"labelled", "uniform", "none"}, array of shape (K,) or dict, optional
+    class_prior : {"labelled", "uniform", "none", "auto"}, array of shape (K,) or dict, optional
         CMN's class masses, resolved after each query by
         :func:`graphsel_lib.transductive.cmn_prior` (the function notebook 50
         and :mod:`graphsel_lib.partial_labels` use). Default (None):
@@ -241,7 +255,10 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         ``"none"`` (the harmonic function without CMN). While one node is
         left unlabelled (the last query of the largest budget), no CMN is
         applied: on one node it would predict the prior's top class whatever
-        the edges say.
+        the edges say. ``"auto"``: after each query, the prior notebook 50
+        chooses, by cross-validation on the labels revealed so far
+        (:func:`graphsel_lib.partial_labels.choose_prior`; a cross-validation
+        per query, so slower).
 
     Raises
     ------
@@ -262,13 +279,19 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
     initial = _check_initial(initial, n, np.random.default_rng(init_ss))
     budget = check_integer(budget, "budget")
     top = n - initial.size - 1
+    if top < 1:
+        raise ValueError(
+            f"no query is possible: {initial.size} of the {n} nodes are labelled initially, and a query needs "
+            "one node to ask and one left to measure the error on; pass fewer initial labels (initial=)"
+        )
     if not 1 <= budget <= top:
         raise ValueError(
             f"budget must be in 1..{top} (n = {n} nodes, {initial.size} labelled initially, one left to "
             f"measure the error on), got {budget}"
         )
     class_prior = "labelled" if class_prior is None else class_prior
-    cmn_prior(class_prior, np.ones(K))  # a bad prior fails here, before any query
+    if not (isinstance(class_prior, str) and class_prior == "auto"):
+        cmn_prior(class_prior, np.ones(K))  # a bad prior fails here, before any query
     state = PoolState(S, K, np.random.default_rng(state_ss))
     for u in initial:
         state._reveal(int(u), int(y[u]))

@@ -11,17 +11,15 @@ Every ``NAME.csv`` of the committed figures folder is read beside the fresh
 same numbers give the same strings) and every cell that differs is listed with
 its row (named by the row's text cells) and column.
 
-Times are not expected to repeat. A cell counts as a *time* cell, listed apart
-and never failing the comparison, when
+Rows are compared whole: a row cut short or made longer, a missing or extra
+row and a missing or extra column are differences. A table that is not UTF-8
+text is a :class:`ValueError` naming the file.
 
-* its column is named as a time (a word of the name is ``time``, ``times``,
-  ``seconds``, ``s``, ``(s)``, ``ms``, ``elapsed``, ``MiB`` or names a fit to
-  times: ``slope``, ``intercept``, ``r2``, ``scaling``), e.g. ``pass s``,
-  ``time (ours)``, ``time_mean``;
-* its row measures a time (a ``quantity`` column whose cell is ``time``, as in
-  the scorecard's time-ratio rows);
-* or its table measures times as a whole (a word of the table's name is
-  ``times`` or ``timing``).
+Times are not expected to repeat. Which cells are times is declared, never
+guessed from a column's name, in :mod:`graphsel_lib.collection.time_columns`:
+a declared time column of the table, or a declared time row (the
+scorecard's rows whose ``quantity`` is ``time``). Their cells are listed
+apart and never fail the comparison.
 
 Exit status of ``--compare``: 0 if no table differs outside time cells, 1
 otherwise (a table missing on either side counts as a difference).
@@ -30,57 +28,20 @@ otherwise (a table missing on either side counts as a difference).
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import time_columns as declared
 
 __all__ = [
     "TableDifference",
     "compare_tables",
     "differing_images",
-    "is_time_column",
-    "is_time_table",
     "report",
 ]
 
-_TIME_WORDS = {
-    "time",
-    "times",
-    "seconds",
-    "second",
-    "s",
-    "ms",
-    "elapsed",
-    "mib",
-    "slope",
-    "intercept",
-    "r2",
-    "scaling",
-}
-_TIME_TABLE_WORDS = {"times", "timing"}
-_WORDS = re.compile(r"[a-z0-9]+")
-
-
-def _words(name: str) -> set[str]:
-    return set(_WORDS.findall(name.lower().replace("_", " ")))
-
-
-def is_time_column(name: str) -> bool:
-    """True if the column ``name`` holds a time or a fit to times (see the module docstring).
-
-    >>> [is_time_column(c) for c in ("pass s", "time_mean", "time ours (s)", "error", "#queried std", "slope")]
-    [True, True, True, False, False, True]
-    """
-    return bool(_words(name) & _TIME_WORDS)
-
-
-def is_time_table(name: str) -> bool:
-    """True if the table ``name`` (file stem) measures times as a whole.
-
-    >>> [is_time_table(t) for t in ("20_gu2013_times", "10_bbq_scaling", "06_sslgc_bound")]
-    [True, False, False]
-    """
-    return bool(_words(name) & _TIME_TABLE_WORDS)
+MISSING = "(no cell)"
+"""What a cell of a row cut short is shown as."""
 
 
 @dataclass
@@ -98,8 +59,16 @@ class TableDifference:
 
 
 def _read(path: Path):
-    with open(path, newline="", encoding="utf-8") as fh:
-        rows = list(csv.reader(fh))
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {err.start}: {err.reason}); the tables are written in UTF-8: "
+            "write it again with the notebook that makes it, or save it as UTF-8"
+        ) from None
+    except OSError as err:  # a folder named NAME.csv, a file that cannot be read
+        raise ValueError(f"{path} cannot be read as a table ({err.strerror}): remove or mend it") from None
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
@@ -117,11 +86,27 @@ def _row_label(header, row) -> str:
     return ", ".join(parts)
 
 
-def compare_tables(fresh_dir, committed_dir) -> list[TableDifference]:
+def _time_rule(name, header, time_columns, time_rows):
+    """``is_time(row, column index)`` for table ``name`` from the declared columns and rows."""
+    cols = declared.time_columns(name) if time_columns is None else time_columns.get(name, ())
+    rows = (declared.TIME_ROWS if time_rows is None else time_rows).get(name)
+    timed_cols = {i for i, h in enumerate(header) if h in cols}
+    key = header.index(rows[0]) if rows and rows[0] in header else None
+
+    def is_time(row, i):
+        timed_row = key is not None and key < len(row) and row[key].strip().lower() == rows[1]
+        return timed_row or i in timed_cols
+
+    return is_time
+
+
+def compare_tables(fresh_dir, committed_dir, *, time_columns=None, time_rows=None) -> list[TableDifference]:
     """Every table of ``committed_dir`` and ``fresh_dir`` that differs, cell by cell (see the module docstring).
 
     Tables only on one side are returned with a ``problem``; tables that are
-    identical are not returned.
+    identical are not returned. ``time_columns`` (table -> columns) and
+    ``time_rows`` (table -> ``(column, value)``) replace the declared lists
+    of :mod:`~graphsel_lib.collection.time_columns` (for tests).
     """
     fresh_dir, committed_dir = Path(fresh_dir), Path(committed_dir)
     for folder in (fresh_dir, committed_dir):
@@ -139,19 +124,20 @@ def compare_tables(fresh_dir, committed_dir) -> list[TableDifference]:
         if h_old != h_new:
             out.append(TableDifference(name, f"other columns: {h_old} committed, {h_new} fresh"))
             continue
-        if len(old) != len(new):
-            out.append(TableDifference(name, f"{len(old)} rows committed, {len(new)} fresh"))
-            continue
         diff = TableDifference(name)
-        whole_table = is_time_table(name)
-        quantity = h_old.index("quantity") if "quantity" in h_old else None
-        for a, b in zip(old, new, strict=True):
-            timed_row = quantity is not None and a[quantity].strip().lower() == "time"
-            for col, x, y in zip(h_old, a, b, strict=False):
+        if len(old) != len(new):
+            diff.problem = f"{len(old)} rows committed, {len(new)} fresh"
+        is_time = _time_rule(name, h_old, time_columns, time_rows)
+        for a, b in zip(old, new, strict=False):
+            width = max(len(a), len(b), len(h_old))
+            for i in range(width):
+                x = a[i] if i < len(a) else MISSING
+                y = b[i] if i < len(b) else MISSING
                 if x != y:
-                    timed = whole_table or timed_row or is_time_column(col)
+                    col = h_old[i] if i < len(h_old) else f"(cell {i + 1}, past the header)"
+                    timed = is_time(a, i) and is_time(b, i) and MISSING not in (x, y)
                     (diff.time_cells if timed else diff.cells).append((_row_label(h_old, a), col, x, y))
-        if diff.cells or diff.time_cells:
+        if diff.problem or diff.cells or diff.time_cells:
             out.append(diff)
     return out
 
@@ -175,6 +161,7 @@ def report(differences, *, fresh_dir, committed_dir, limit=None) -> str:
     for d in failing:
         if d.problem:
             lines.append(f"{d.table}: {d.problem}")
+        if not d.cells:
             continue
         lines.append(f"{d.table}: {len(d.cells)} cell(s) differ")
         for row, col, x, y in d.cells[:limit]:

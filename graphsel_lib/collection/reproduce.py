@@ -57,8 +57,9 @@ anything is stale.
 ``--compare DIR`` runs nothing either: it compares every table (CSV) that a
 run wrote into ``DIR`` (e.g. ``--figures-dir DIR`` on another machine, or with
 ``--blas-threads 1``) with the figures folder of the profile, column by column,
-and lists every cell that differs; cells of time columns are listed apart and
-do not count (:mod:`graphsel_lib.collection.compare`). Exit status 1 if any other cell,
+and lists every cell that differs; cells of the time columns declared in
+:mod:`graphsel_lib.collection.time_columns` are listed apart and do not count
+(:mod:`graphsel_lib.collection.compare`). Exit status 1 if any other cell,
 column or table differs.
 
 ``--only PATTERN`` (repeatable) selects by notebook number when PATTERN is all
@@ -722,7 +723,7 @@ def _compare(fresh: Path, committed: Path) -> int:
     """``--compare DIR``: print :func:`graphsel_lib.collection.compare.report`; 1 if a table differs outside time cells."""
     try:
         differences = compare.compare_tables(fresh, committed)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:  # no folder; a table that is not UTF-8 text
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(compare.report(differences, fresh_dir=fresh, committed_dir=committed))
