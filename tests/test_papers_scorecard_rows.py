@@ -32,8 +32,10 @@ def test_card_rules_stand_in_and_unavailable():
     card.error("gu2013", "Table 2", "CiteSeer for IMDB", "GPA", 0.3, 0.1, 0.002, 20, stand_in=True)
     card.unavailable("gu2013", "Table 2", "IMDB", "OLLGC/GPA", "time", 14.2, "imdb")
     card.claim("gu2013", "Fig. 2", "PubMed", False, "g4", "faster", quantity="time", ours=2.6)
+    card.claim("gu2013", "Fig. 3", "CiteSeer for IMDB", True, "g5", "beats random", ours=0.2)
     sc = pd.DataFrame(card.rows)
-    assert list(sc.verdict) == ["reproduced", "stand-in", "not available", "fails"]
+    assert list(sc.verdict) == ["reproduced", "stand-in", "not available", "fails", "inconclusive"]
+    assert sc.loc[1, ["delta", "z"]].isna().all()  # a stand-in replicates on other data: no delta, no z
     scorecard.check(sc)
 
 
@@ -68,7 +70,7 @@ def test_verdict_text_wraps_and_sets_stand_ins_apart():
     sc, variants, _ = rows.build(20)
     text = rows.verdict_text(sc, rows.reading_sensitivity(sc, variants))
     assert max(len(line) for line in text.splitlines()) <= 110
-    assert "On stand-in data sets (no verdict on the paper)" in text and "robustness:" in text
+    assert "On stand-in data sets (replications on other data, no delta or z" in text
     assert text.count("**") == 2 * sc.paper.nunique()
 
 

@@ -135,8 +135,27 @@ def test_committed_scorecard_covers_every_published_item_and_labels_stand_ins():
 
 def test_stand_in_verdict_and_time_claims_follow_the_rules():
     assert scorecard.verdict(0.4, 0.03, stand_in=True) == "stand-in"
-    ok = pd.DataFrame([_row(verdict="stand-in", delta=0.01), _row(dataset="e", quantity="time", published=np.nan,
-                                                                    delta=np.nan, verdict="holds")])  # fmt: skip
+    ok = pd.DataFrame([_row(verdict="stand-in", delta=np.nan), _row(dataset="e", quantity="time", published=np.nan,
+                                                                      delta=np.nan, verdict="holds")])  # fmt: skip
     scorecard.check(ok)
     with pytest.raises(ValueError, match="verdict 'holds' not in"):
         scorecard.check(pd.DataFrame([_row(verdict="holds")]))
+
+
+def test_a_stand_in_row_with_a_delta_is_refused():
+    """Regression (issue 33): stand-in rows printed delta and z against another data set's number (z = -524)."""
+    with pytest.raises(ValueError, match="stand-in row carries delta or z"):
+        scorecard.check(pd.DataFrame([_row(verdict="stand-in", delta=0.01)]))
+    with pytest.raises(ValueError, match="stand-in row carries delta or z"):
+        scorecard.check(pd.DataFrame([_row(verdict="stand-in", delta=np.nan, z=-524.0)]))
+
+
+def test_new_verdicts_are_in_the_vocabulary_and_claim_verdicts_by_name():
+    assert {"inconclusive", "reading-dependent", "diagnostic", "by construction"} <= set(scorecard.VERDICTS)
+    assert {"inconclusive", "vacuous", "not comparable"} <= set(scorecard.CLAIM_VERDICTS)
+    assert set(scorecard.TALLIED) < set(scorecard.VERDICTS)
+    assert scorecard.claim_row("p", "Thm 4", "d", "vacuous")["verdict"] == "vacuous"
+    with pytest.raises(ValueError, match="claim verdict 'maybe'"):
+        scorecard.claim_row("p", "Thm 4", "d", "maybe")
+    scorecard.check(pd.DataFrame([scorecard.claim_row("p", "t", "d", "not comparable", quantity="time")]))
+    scorecard.check(pd.DataFrame([_row(verdict="reading-dependent", ours=0.3, delta=0.1)]))

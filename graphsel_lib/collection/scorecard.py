@@ -29,10 +29,25 @@ published number is a claim about time, with the claim verdicts) or ``claim``
     we have no data (IMDB) or could not read the published number.
 ``stand-in``
     ours is computed on another data set standing in for the paper's (WebKB's
-    LINQS subsets for the paper's crawl, CiteSeer for IMDB): shown, never
-    counted as reproduced or differs.
-``holds`` / ``fails``
-    for ``claim`` rows.
+    LINQS subsets for the paper's crawl, CiteSeer for IMDB): a replication on
+    other data, shown without ``delta`` or ``z`` against the paper's number and
+    never counted as reproduced or differs.
+``reading-dependent``
+    the readings of the published cell (or of the paper's protocol) disagree on
+    the verdict: both numbers are in the note, no single verdict is claimed.
+``inconclusive``
+    the test cannot decide (p > 0.05, or a claim tested only on a stand-in).
+``diagnostic``
+    a run kept to explain another row (a selective sampler's run at the label
+    count its own tuning gave, e.g. every node): shown, outside the tally.
+``by construction``
+    a label count that agrees only because both sides query every node:
+    flagged, outside the tally.
+``holds`` / ``fails`` / ``vacuous`` / ``not comparable``
+    for ``claim`` rows (``vacuous``: a bound that holds but says nothing on the
+    data, e.g. above the trivial count; ``not comparable``: a time claim
+    between two implementations that no operation count decides), and
+    ``inconclusive`` as above.
 
 ``z = delta / sqrt(ours_std**2 / n_runs + published_std**2 / n_published)``,
 with the published spread where the paper gives one (else ours alone).
@@ -50,6 +65,7 @@ __all__ = [
     "CLAIM_VERDICTS",
     "QUANTITIES",
     "QUERY_BUDGET",
+    "TALLIED",
     "VERDICTS",
     "check",
     "claim_row",
@@ -74,8 +90,21 @@ COLUMNS = [
     "note",
 ]
 QUANTITIES = ("error", "queried", "error@budget", "time", "claim")
-VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available", "stand-in")
-CLAIM_VERDICTS = ("holds", "fails", "not available")
+VERDICTS = (
+    "reproduced",
+    "close",
+    "differs",
+    "not reproducible",
+    "not available",
+    "stand-in",
+    "reading-dependent",
+    "inconclusive",
+    "diagnostic",
+    "by construction",
+)
+#: The verdicts a paper's tally counts (the others are shown, outside it).
+TALLIED = ("reproduced", "close", "differs", "not reproducible")
+CLAIM_VERDICTS = ("holds", "fails", "inconclusive", "vacuous", "not comparable", "not available")
 #: A selective sampler's error is compared at the published label budget only if ours is within 25 % of it.
 QUERY_BUDGET = 0.25
 #: Beyond this |z| a difference inside the tolerance is still called ``close``.
@@ -138,11 +167,22 @@ def verdict(
 def claim_row(paper, item, dataset, holds, *, method="-", ours=None, note="", quantity="claim") -> dict:
     """A ``claim`` row: the statement in ``item`` holds or fails on ``dataset`` (``None``: not available).
 
-    ``quantity="time"`` for a claim whose number is a time (or a ratio or slope
-    of times): it then moves with the machine, and ``reproduce --compare`` lists
-    it with the time cells.
+    ``holds`` may also be a claim verdict by name (``"inconclusive"``, ``"vacuous"``,
+    ``"not comparable"``). ``quantity="time"`` for a claim whose number is a time
+    (or a ratio or slope of times): it then moves with the machine, and
+    ``reproduce --compare`` lists it with the time cells.
+
+    >>> claim_row("p", "Thm 1", "d", "vacuous")["verdict"]
+    'vacuous'
     """
-    verdict_ = "not available" if holds is None else ("holds" if holds else "fails")
+    if isinstance(holds, str):
+        if holds not in CLAIM_VERDICTS:
+            raise ValueError(
+                f"claim verdict {holds!r} is not one of {CLAIM_VERDICTS}; pass True/False or one of them"
+            )
+        verdict_ = holds
+    else:
+        verdict_ = "not available" if holds is None else ("holds" if holds else "fails")
     return dict(
         paper=paper,
         item=item,
@@ -185,7 +225,9 @@ def check(df: pd.DataFrame) -> None:
         if is_claim:
             continue
         pub, ours, delta = row["published"], row["ours"], row["delta"]
-        if row["verdict"] in ("not available", "stand-in"):
+        if row["verdict"] == "stand-in" and (_finite(delta) or _finite(row["z"])):
+            problems.append(f"{where}: a stand-in row carries delta or z against another data set's number")
+        if row["verdict"] in ("not available", "stand-in", "reading-dependent", "inconclusive"):
             continue
         if not (_finite(pub) and _finite(ours)):
             problems.append(f"{where}: verdict {row['verdict']!r} without both numbers")

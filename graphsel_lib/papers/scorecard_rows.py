@@ -86,6 +86,8 @@ class Card:
         tol = tolerance(paper, dataset, method)
         delta = ours - published
         z = scorecard.z_score(delta, ours_std, n_runs, published_std, n_published)
+        if stand_in:  # a replication on other data: no difference from the paper's number is claimed
+            delta = z = NAN
         verdict = (
             "not available"
             if unavailable
@@ -119,6 +121,9 @@ class Card:
                               tolerance=NAN, verdict="not available", note=note))  # fmt: skip
 
     def claim(self, paper, item, dataset, holds, key, statement, *, method="-", ours=None, quantity="claim"):
+        """A claim row; tested on a stand-in data set it is ``inconclusive`` (``ours`` keeps what it showed)."""
+        if dataset == NAMES["citeseer"] and holds is not None:
+            holds = "inconclusive"
         self.rows.append(
             scorecard.claim_row(
                 paper, item, dataset, holds, method=method, ours=ours, note=self.note(key, statement),
@@ -140,8 +145,12 @@ class Card:
         return sc, pd.DataFrame(self.variants), notes
 
 
+#: The words every stand-in row and paragraph uses (one phrase, so no table says "differs" for one).
+STAND_IN_WORDS = "stand-in: a replication on other data, no delta or z against the paper's number"
+
+
 def _stand_in_rows(card, paper, item, table, published_of, methods):
-    """CiteSeer standing in for IMDB: our error beside the IMDB number, verdict ``stand-in``."""
+    """CiteSeer standing in for IMDB: our error beside the IMDB number, verdict ``stand-in``, no delta or z."""
     for m in methods:
         key = ("citeseer (IMDB stand-in)", m)
         if key not in table.index:
@@ -149,8 +158,7 @@ def _stand_in_rows(card, paper, item, table, published_of, methods):
         ours, ours_std = pm(table.loc[key, published_of["ours column"]])
         published = pm(table.loc[("IMDB", m), published_of["published column"]])[0]
         card.error(paper, item, NAMES["citeseer"], m, published, ours, ours_std, card.n_orders, stand_in=True,
-                   note=card.note("citeseer", "CiteSeer stands in for IMDB (not available to us): another data set, "
-                                              "so no verdict on the paper"))  # fmt: skip
+                   note=card.note("citeseer", STAND_IN_WORDS + ": CiteSeer for IMDB (not available to us)"))  # fmt: skip
 
 
 def gu2013(card):
@@ -467,8 +475,8 @@ def gaertner2005(card):
                              "if the guessed published cell is right", r.published, r.ours, r["ours std"])  # fmt: skip
         elif r.dataset.startswith("webkb"):
             stand_in = True
-            key = card.note("webkb", "WebKB: the LINQS subset, not the paper's crawl (other pages, classes and "
-                                     "co-links; notebook 42): a stand-in, no verdict on the paper")  # fmt: skip
+            key = card.note("webkb", STAND_IN_WORDS + ": WebKB's LINQS subset for the paper's crawl (other pages, "
+                                     "classes and co-links; notebook 42)")  # fmt: skip
         card.error(paper, item, r.dataset, short.get(r.method, r.method), r.published, r.ours, r["ours std"],
                    r.folds, published_std=r["published std"], n_published=10,
                    unavailable=r.verdict == "not available", stand_in=stand_in, note=key)  # fmt: skip
@@ -738,8 +746,10 @@ def verdict_paragraph(sc, paper, sensitivity=None):
     if len(aside):
         rows = aside[aside.quantity != "claim"]
         claims = aside[aside.quantity == "claim"]
-        text += (f" On stand-in data sets (no verdict on the paper): {len(rows)} rows shown"
-                 + (f"; claims {(claims.verdict == 'holds').sum()}/{len(claims)} hold" if len(claims) else "") + ".")  # fmt: skip
+        text += (f" On stand-in data sets (replications on other data, no delta or z against the paper's numbers): "
+                 f"{len(rows)} rows shown"
+                 + (f"; {len(claims)} claims tested there are inconclusive for the paper" if len(claims) else "")
+                 + ".")  # fmt: skip
     return text
 
 
