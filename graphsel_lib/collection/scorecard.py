@@ -8,7 +8,9 @@ the verdict is computed)::
 
 ``note`` is a short key into a footnote table (keeps the Markdown lines short). ``quantity`` is ``error``, ``queried`` (labels a selective sampler asked for),
 ``error@budget`` (a selective sampler's error with its query parameter set to
-ask for the published number of labels), ``time`` (a ratio between two
+ask for the published number of labels, where no setting reaches it: not
+available; where one does, the headline ``error`` row is that run), ``error@own
+budget`` (the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
 methods' times: machines differ, ratios less so; a ``time`` row without a
 published number is a claim about time, with the claim verdicts) or ``claim``
 (a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
@@ -64,6 +66,7 @@ __all__ = [
     "COLUMNS",
     "CLAIM_VERDICTS",
     "QUANTITIES",
+    "OWN_BUDGET",
     "QUERY_BUDGET",
     "TALLIED",
     "VERDICTS",
@@ -89,7 +92,10 @@ COLUMNS = [
     "verdict",
     "note",
 ]
-QUANTITIES = ("error", "queried", "error@budget", "time", "claim")
+#: A selective sampler's run at the label count its own tuning gave, kept beside a headline judged at the
+#: published budget (a ``diagnostic``, outside the tally).
+OWN_BUDGET = "error@tuned"
+QUANTITIES = ("error", "queried", "error@budget", OWN_BUDGET, "time", "claim")
 VERDICTS = (
     "reproduced",
     "close",
@@ -244,11 +250,15 @@ def check(df: pd.DataFrame) -> None:
                 problems.append(f"{where}: reproduced but |z| = {abs(row['z']):.2f} > {Z_LIMIT}")
         if row["verdict"] == "differs" and abs(delta) <= row["tolerance"]:
             problems.append(f"{where}: differs but within tolerance")
-    # a selective sampler's error is 'reproduced' only at the published label budget
+    # a selective sampler's error is 'reproduced' only at the published label budget (a headline error with a
+    # diagnostic run beside it was run at that budget: its own label count is not the queried row's)
     queried = df[df["quantity"] == "queried"].set_index(["paper", "item", "dataset", "method"])
+    at_budget = set(
+        df[df["quantity"] == OWN_BUDGET][["paper", "item", "dataset", "method"]].itertuples(index=False)
+    )
     for i, row in df[(df["quantity"] == "error") & (df["verdict"] == "reproduced")].iterrows():
         key = (row["paper"], row["item"], row["dataset"], row["method"])
-        if key in queried.index:
+        if key in queried.index and key not in at_budget:
             q = queried.loc[key]
             if _finite(q["published"]) and _finite(q["ours"]) and q["published"] > 0:
                 ratio = q["ours"] / q["published"]
