@@ -91,3 +91,22 @@ def test_a_reading_with_its_own_label_count_is_judged_at_that_budget():
     table = rows.reading_sensitivity(sc, variants).set_index("reading")
     assert table.loc["r", "which"] == "d · m: differs -> close"
     assert table.loc["s", "which"] == "d · m: differs -> reproduced"
+
+
+def test_sensitivity_has_no_stated_parameter_and_the_cmog_rule():
+    """Regression (issue 33): 33 of the "45 of 117" changes came from d != 100, which both papers state."""
+    from graphsel_lib.papers import readings
+
+    sc, variants, _ = rows.build(20)
+    sens = rows.reading_sensitivity(sc, variants)
+    assert not sens.reading.str.startswith("rank d").any()
+    assert "CMOG update rule: every round (non-conservative RLS)" in set(sens.reading)
+    assert not sens.reading.str.startswith("combined:").any()  # two readings at once are not one reading
+    beyond = readings.beyond_the_paper(sc, variants)
+    assert len(beyond) and beyond.reading.str.startswith("rank d").all()
+    grid = readings.grid_tallies(sc, variants)
+    roles = grid.groupby("paper").role.apply(set)
+    assert {"headline", "a-priori"} <= roles["gu2013"] and {"headline", "a-priori"} <= roles["yang2016"]
+    assert (grid[list(scorecard.TALLIED)].sum(axis=1) == grid.n).all()
+    words = readings.grid_sentence(grid, "gu2013")
+    assert "chosen because it agrees" in words and "Compute L = D" in words and "9 differs of 9" in words
