@@ -198,8 +198,9 @@ def _landing_page(profile: str, figures_dir: Path, groups: list, pages_present=(
         **online learning and selective sampling (online active learning) for node classification
         on graphs**. It teaches the theory step by step (graph Laplacians, the Laplacian kernel,
         mistake and label-complexity bounds), derives every algorithm and checks it numerically,
-        regenerates every figure and table of the source papers, and shows our number beside the
-        published one.
+        reruns the experiments of the source papers that the available data allow, and shows our
+        number beside the published one. What can and cannot be regenerated, and each paper's
+        conclusion, are below.
 
         **Run it yourself** (Python 3.11 or newer, from the project folder):
 

@@ -65,6 +65,9 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "CLAIM_VERDICTS",
+    "CONCLUSIONS",
+    "CONCLUSION_RULE",
+    "conclusion",
     "QUANTITIES",
     "OWN_BUDGET",
     "QUERY_BUDGET",
@@ -268,3 +271,55 @@ def check(df: pd.DataFrame) -> None:
                     )
     if problems:
         raise ValueError("scorecard rules broken:\n  " + "\n  ".join(problems))
+
+
+# --------------------------------------------------------------------------- the per-paper conclusion
+CONCLUSIONS = ("reproduced", "partially reproduced", "not reproduced", "not testable here")
+#: A share of the published numbers (or of the decided claims) at or above this is "most of them".
+CONCLUDE_HIGH = 0.8
+#: Below this share, "fewer than half".
+CONCLUDE_LOW = 0.5
+#: The rule, in the words notebook 90 prints above the tallies.
+CONCLUSION_RULE = (
+    "The numbers of a paper are its published errors and label counts with a tallied verdict (reproduced, "
+    "close, differs, not reproducible; stand-ins, diagnostics, counts matched by construction and time "
+    "ratios between implementations are outside); within tolerance = reproduced or close. Its claims are "
+    "the claim rows that hold or fail (inconclusive, vacuous, not comparable and not available are "
+    f"outside). **reproduced**: at least {CONCLUDE_HIGH:.0%} of the numbers within tolerance, none not "
+    f"reproducible, at least {CONCLUDE_HIGH:.0%} of the claims hold, and, where the headline reading was "
+    f"chosen because it agrees, at least {CONCLUDE_HIGH:.0%} of the errors within tolerance at the "
+    f"a-priori reading too. **not reproduced**: fewer than {CONCLUDE_LOW:.0%} of the numbers within "
+    f"tolerance and fewer than {CONCLUDE_LOW:.0%} of the claims hold (counting only the parts that exist). "
+    "**not testable here**: no number and no claim decided. **partially reproduced**: every other case, "
+    "including a paper with claims but no number compared."
+)
+
+
+def conclusion(within, numbers, not_reproducible, holds, claims, apriori_share=None) -> str:
+    """A paper's conclusion by :data:`CONCLUSION_RULE`.
+
+    ``within`` of ``numbers`` published numbers within tolerance (``not_reproducible`` of them so
+    judged), ``holds`` of ``claims`` decided claims; ``apriori_share``: the share of errors within
+    tolerance at the a-priori reading, where the headline was chosen because it agrees (else ``None``).
+
+    >>> conclusion(9, 9, 0, 12, 12), conclusion(9, 9, 0, 12, 12, apriori_share=0.0)
+    ('reproduced', 'partially reproduced')
+    >>> conclusion(4, 12, 0, 0, 2), conclusion(0, 0, 0, 3, 3), conclusion(0, 0, 0, 0, 0)
+    ('not reproduced', 'partially reproduced', 'not testable here')
+    """
+    if numbers == 0 and claims == 0:
+        return "not testable here"
+    n_share = within / numbers if numbers else None
+    c_share = holds / claims if claims else None
+    high = (
+        n_share is not None
+        and n_share >= CONCLUDE_HIGH
+        and not_reproducible == 0
+        and (c_share is None or c_share >= CONCLUDE_HIGH)
+        and (apriori_share is None or apriori_share >= CONCLUDE_HIGH)
+    )
+    if high:
+        return "reproduced"
+    if all(s is None or s < CONCLUDE_LOW for s in (n_share, c_share)):
+        return "not reproduced"
+    return "partially reproduced"

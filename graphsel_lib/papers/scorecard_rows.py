@@ -824,23 +824,28 @@ def write(sc, variants, notes, sensitivity, verdict_md, *, extra=None):
         fh.write(verdict_md)
 
 
-def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None):
+def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None, lead=""):
     """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters.
 
-    ``before`` / ``after``: per paper, text set before / after its tally paragraph (the conclusion, the readings).
+    ``before`` / ``after``: per paper, text set before / after its tally paragraph (the conclusion, the readings);
+    ``lead``: a paragraph before the papers (what is regenerated).
     """
     papers = list(dict.fromkeys(sc.paper))
     before, after = before or {}, after or {}
-    paragraphs = [
-        " ".join(x for x in (before.get(p, ""), verdict_paragraph(sc, p, sensitivity), after.get(p, "")) if x)
-        for p in papers
-    ]
+    paragraphs = []
+    for p in papers:
+        tally = verdict_paragraph(sc, p, sensitivity)
+        if p in before:  # the conclusion opens the paper; the tallies follow under it
+            paragraphs.append(before[p])
+            tally = "Tallies: " + tally.removeprefix(f"**{p}**: ")
+        paragraphs.append(" ".join(x for x in (tally, after.get(p, "")) if x))
     return (
         (
             "*Smoke profile: tiny data; the verdicts below test the pipeline, not the papers.*\n\n"
             if smoke
             else ""
         )
+        + (textwrap.fill(lead, 110, break_long_words=False, break_on_hyphens=False) + "\n\n" if lead else "")
         + "\n\n".join(
             textwrap.fill(p, 110, break_long_words=False, break_on_hyphens=False) for p in paragraphs
         )
