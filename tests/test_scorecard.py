@@ -175,3 +175,14 @@ def test_selective_samplers_are_judged_at_the_published_budget():
     assert set(card[card.verdict == "diagnostic"].index.get_level_values("quantity")) == {
         scorecard.OWN_BUDGET
     }
+
+
+def test_chance_counts_the_differs_sampling_alone_would_make():
+    """A row whose tolerance is 1 standard error differs by chance with probability 2(1 - Phi(1)) = 0.317."""
+    rows = pd.DataFrame([_row(delta=0.0, ours=0.2, z=0.0, ours_std=0.015 * np.sqrt(20), verdict="reproduced"),
+                         _row(method="s", delta=0.03, ours=0.23, z=2.0, verdict="differs")])  # fmt: skip
+    ch = scorecard.chance(rows).iloc[0]
+    # row 1: no z to read the error from (delta = 0): ours_std / sqrt(n) = 0.015 = tolerance -> 0.317;
+    # row 2: s = |0.03 / 2| = 0.015 -> 0.317 again
+    assert ch["cells"] == 2 and ch["differs expected"] == pytest.approx(2 * 0.3173, abs=1e-3)
+    assert ch["differs or not reproducible"] == 1

@@ -66,6 +66,7 @@ __all__ = [
     "COLUMNS",
     "CLAIM_VERDICTS",
     "CONCLUSIONS",
+    "chance",
     "CONCLUSION_RULE",
     "conclusion",
     "QUANTITIES",
@@ -323,3 +324,47 @@ def conclusion(within, numbers, not_reproducible, holds, claims, apriori_share=N
     if all(s is None or s < CONCLUDE_LOW for s in (n_share, c_share)):
         return "not reproduced"
     return "partially reproduced"
+
+
+# --------------------------------------------------------------------------- how many verdicts chance alone makes
+def chance(df: pd.DataFrame) -> pd.DataFrame:
+    """Per paper: ``differs`` expected if every published number were exactly right, against the count.
+
+    For each tallied numeric row (errors and label counts with a verdict in :data:`TALLIED`), ``delta`` is
+    then normal with mean 0 and the standard error ``s`` the row's ``z`` uses (``|delta / z|``; a label
+    count, with no ``z``, ``ours_std / sqrt(n_runs)``), so ``P(differs) = 2 (1 - Phi(tolerance / s))`` and
+    ``P(|z| > 3) = 2 (1 - Phi(3))``. Columns: ``paper, cells, differs expected, differs or not
+    reproducible, |z| > 3 expected, |z| > 3``.
+
+    >>> row = dict(paper="p", quantity="error", verdict="differs", delta=0.04, z=4.0, tolerance=0.03,
+    ...            ours_std=0.01, n_runs=20)
+    >>> chance(pd.DataFrame([row]))[["cells", "differs expected", "|z| > 3"]].to_dict("records")
+    [{'cells': 1, 'differs expected': 0.0027, '|z| > 3': 1}]
+    """
+    from scipy.stats import norm
+
+    rows = df[df["quantity"].isin(["error", "queried"]) & df["verdict"].isin(TALLIED)].copy()
+    se = (rows["delta"] / rows["z"]).abs()
+    fallback = rows["ours_std"] / np.sqrt(rows["n_runs"])
+    rows["se"] = se.where(np.isfinite(se) & (se > 0), fallback)
+    rows["p_differs"] = 2 * norm.sf(rows["tolerance"] / rows["se"])
+    out = []
+    for paper, g in rows.groupby("paper", sort=False):
+        ok = np.isfinite(g["p_differs"])
+        out.append({
+            "paper": paper,
+            "cells": int(len(g)),
+            "differs expected": round(float(g["p_differs"][ok].sum()), 4),
+            "differs or not reproducible": int((g["verdict"].isin(["differs", "not reproducible"])).sum()),
+            "|z| > 3 expected": round(float(2 * norm.sf(Z_LIMIT) * np.isfinite(g["z"]).sum()), 4),
+            "|z| > 3": int((g["z"].abs() > Z_LIMIT).sum()),
+        })  # fmt: skip
+    cols = [
+        "paper",
+        "cells",
+        "differs expected",
+        "differs or not reproducible",
+        "|z| > 3 expected",
+        "|z| > 3",
+    ]
+    return pd.DataFrame(out, columns=cols)

@@ -134,8 +134,9 @@ def _gu2013(card, sc):
     note = ("gu2013 Table 2 / Sec. 6.5: SSLGC costs less time than OLLGC. Not comparable: the "
                                "published times are the authors' Matlab, ours compiled code; an operation count of "
                                "Algs. 1-2 as written (SSLGC's query test m^T A^-1 m costs d^2 every round) predicts "
-                               f"SSLGC at least {words} OLLGC's operations, as our timing finds, so no count decides "
-                               "the claim in its favour; ours = our SSLGC / OLLGC time")  # fmt: skip
+                               f"SSLGC at about {words} OLLGC's multiply-adds (a model: a lower bound on SSLGC's "
+                               "count, not a timing), so no count decides the claim in its favour; ours = our SSLGC / "
+                               "OLLGC time, which the count resembles")  # fmt: skip
     for ds in ops:
         ratio = (
             times.loc[(ds, "SSLGC"), "ours timed alone (s)"]

@@ -10,12 +10,13 @@ items our code regenerates and lists the ones it cannot.
 from __future__ import annotations
 
 import pandas as pd
+from scipy.stats import poisson
 
 from ..collection import scorecard
 from .readings import GRID, extremes
 from .scorecard_rows import NAMES
 
-__all__ = ["conclusion_text", "paper_tallies", "regenerated", "regenerated_sentence"]
+__all__ = ["chance_sentence", "conclusion_text", "paper_tallies", "regenerated", "regenerated_sentence"]
 
 
 def _own(sc, paper=None):
@@ -112,3 +113,22 @@ def regenerated_sentence(sc) -> str:
     return (f"**{n} of {m} published items regenerated** (numbers and claims on the papers' own data; stand-in "
             f"data sets and diagnostics not counted). Cannot be regenerated here ({m - n}): {where}; the reason "
             "of each is its note in `figures/90_notes.csv`.")  # fmt: skip
+
+
+def chance_sentence(ch: pd.DataFrame) -> str:
+    """How many ``differs`` chance alone would make (:func:`~graphsel_lib.collection.scorecard.chance`), in words."""
+    n, exp, obs = (
+        int(ch.cells.sum()),
+        float(ch["differs expected"].sum()),
+        int(ch["differs or not reproducible"].sum()),
+    )
+    zexp, zobs = float(ch["|z| > 3 expected"].sum()), int(ch["|z| > 3"].sum())
+    p = float(poisson.sf(obs - 1, exp)) if exp > 0 else float(obs == 0)
+    per = "; ".join(f"{r.paper} {r['differs expected']:.1f} expected, {r['differs or not reproducible']} found"
+                    for _, r in ch.iterrows())  # fmt: skip
+    return (f"**Chance.** Of the {n} numeric cells tallied, {exp:.1f} would differ by sampling alone if every "
+            f"published number were exactly right (|delta| > tolerance with the row's own standard error), and "
+            f"{zexp:.1f} would have |z| > 3; we find {obs} that differ or are not reproducible and {zobs} with "
+            f"|z| > 3 ({per}). " + (f"That many or more has probability {p:.1g} by chance (Poisson): the "
+            "differences are not sampling noise." if p < 0.05 else f"That many or more has probability {p:.2f} "
+            "by chance (Poisson): chance alone could give them."))  # fmt: skip

@@ -838,7 +838,7 @@ def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None, lead=
     """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters.
 
     ``before`` / ``after``: per paper, text set before / after its tally paragraph (the conclusion, the readings);
-    ``lead``: a paragraph before the papers (what is regenerated).
+    ``lead``: paragraphs before the papers (what is regenerated, what chance gives), split at blank lines.
     """
     papers = list(dict.fromkeys(sc.paper))
     before, after = before or {}, after or {}
@@ -855,7 +855,11 @@ def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None, lead=
             if smoke
             else ""
         )
-        + (textwrap.fill(lead, 110, break_long_words=False, break_on_hyphens=False) + "\n\n" if lead else "")
+        + "".join(
+            textwrap.fill(part, 110, break_long_words=False, break_on_hyphens=False) + "\n\n"
+            for part in lead.split("\n\n")
+            if part
+        )
         + "\n\n".join(
             textwrap.fill(p, 110, break_long_words=False, break_on_hyphens=False) for p in paragraphs
         )
