@@ -140,8 +140,10 @@ def _counts(row) -> str:
 def grid_sentence(grid: pd.DataFrame, paper: str) -> str:
     """The readings of ``paper`` in words: a-priori (quoted), headline, best and worst over the grid."""
     ex, spec = extremes(grid, paper), GRID.get(paper)
-    if not ex or spec is None:
+    if spec is None:
         return ""
+    if not ex:
+        return f"Readings: the headline is what the text says ({spec.quote}); no published number to re-read."
     head = f"headline ({spec.headline}" + ("; **chosen because it agrees** with the published numbers" if
                                            spec.by_agreement else "") + f"): {_counts(ex['headline'])}"  # fmt: skip
     if ex["a-priori"] is ex["headline"]:
