@@ -45,3 +45,25 @@ def test_census_rows_in_the_committed_scorecard():
     variants = pd.read_csv(CARD.with_name("90_variants.csv"))
     gpa = variants[variants.reading.str.contains("multiclass perceptron")]
     assert len(gpa) and (gpa.ours - gpa.published).abs().min() > 0.03  # tried, and still far off
+
+
+@pytest.mark.skipif(
+    not CARD.with_name("90_at_budget_tuning_orders.csv").is_file(), reason="notebook 90 not run"
+)
+def test_at_budget_spread_over_tuning_orders():
+    """The headline at-budget rows are tuning order 0 of the spread table; each order has a verdict."""
+    from graphsel_lib.collection import scorecard
+    from graphsel_lib.papers import budget_spread
+
+    table = pd.read_csv(CARD.with_name("90_at_budget_tuning_orders.csv"))
+    card = pd.read_csv(CARD)
+    head = card[(card.quantity == "error") & card.note.isin(["at-budget", "budget-near"])]
+    zero = table[table.tuning == 0].set_index(["paper", "dataset", "method"])
+    assert len(zero) == len(head) and table.tuning.nunique() >= 2
+    for r in head.itertuples():
+        assert zero.loc[(r.paper, r.dataset, r.method), "ours"] == pytest.approx(r.ours, abs=1e-4)
+        assert zero.loc[(r.paper, r.dataset, r.method), "verdict"] == r.verdict
+    assert set(table.verdict) <= set(scorecard.TALLIED)
+    summ = budget_spread.summary(table)
+    assert (summ.error_min <= summ.error_mean).all() and (summ.error_mean <= summ.error_max).all()
+    assert "held-out orders" in budget_spread.sentence(summ, "yang2016")
