@@ -45,8 +45,8 @@ GRID = {
     ),
     "yang2016": Reading(
         apriori="bias=False",
-        quote='Sec. III-C: M = [v_1/sqrt(lambda_1), ...] (no constant feature); Alg. 1 (CMOG) "updates model '
-        'whenever an error occurs"',
+        quote="Sec. II-C: M = [v_1/sqrt(lambda_1), ..., v_n/sqrt(lambda_n)]^T (no constant feature); Sec. III-B: "
+        '"The CMOG is a conservative algorithm that updates model whenever an error occurs"',
         headline="bias feature appended; CMOG as Alg. 1 (conservative); the published ± a variance",
         by_agreement=True,
     ),
