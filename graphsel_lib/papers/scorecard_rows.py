@@ -6,9 +6,12 @@ typed in but the published values the producing notebooks already compare with
 tables: the scorecard (one row per published item at the headline reading),
 the other readings (``variants``, no verdict) and the footnotes.
 
-:func:`build` runs every builder; :func:`verdict_paragraph` writes a paper's
-verdict from its rows, :func:`reading_sensitivity` says which verdicts an
-alternative reading would change.
+:func:`build` runs every builder, judges the selective samplers at the
+published label budget and adds the claims census (:mod:`.census`);
+:func:`verdict_paragraph` writes a paper's tallies from its rows,
+:func:`reading_sensitivity` says which verdicts an alternative reading would
+change (the readings grid and each paper's conclusion: :mod:`.readings`,
+:mod:`.conclusions`).
 """
 
 from __future__ import annotations
