@@ -67,3 +67,15 @@ def test_at_budget_spread_over_tuning_orders():
     summ = budget_spread.summary(table)
     assert (summ.error_min <= summ.error_mean).all() and (summ.error_mean <= summ.error_max).all()
     assert "held-out orders" in budget_spread.sentence(summ, "yang2016")
+
+
+def test_at_budget_spread_without_at_budget_rows_is_empty():
+    """A profile whose samplers all hit the published count has no at-budget row: an empty table, no error."""
+    from graphsel_lib.papers import budget_spread
+
+    sc = pd.DataFrame([dict(paper="p", quantity="error", note="", dataset="d", method="m")])
+    table = budget_spread.spread(sc, "smoke", 2)
+    assert table.empty and list(table.columns) == budget_spread.COLUMNS
+    assert (
+        budget_spread.summary(table).empty and budget_spread.sentence(budget_spread.summary(table), "p") == ""
+    )

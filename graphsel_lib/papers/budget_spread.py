@@ -22,6 +22,8 @@ __all__ = ["TABLE", "spread", "summary"]
 #: The table notebook 90 writes.
 TABLE = "90_at_budget_tuning_orders"
 _RUNNERS = {"gu2013": gu2013.at_budget, "yang2016": yang2016.at_budget}
+COLUMNS = ["paper", "dataset", "method", "tuning", "published", "ours", "ours_std", "queried", "published_queried",
+           "delta", "z", "verdict"]  # fmt: skip
 
 
 def spread(sc, profile, n_tuning, seed=0, verbose=False) -> pd.DataFrame:
@@ -53,7 +55,7 @@ def spread(sc, profile, n_tuning, seed=0, verbose=False) -> pd.DataFrame:
                              published=float(r["published"]), ours=float(r["ours"]), ours_std=std,
                              queried=float(r["#queried"]), published_queried=float(r["published #queried"]),
                              delta=delta, z=z, verdict=verdict))  # fmt: skip
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def summary(table: pd.DataFrame) -> pd.DataFrame:
