@@ -171,3 +171,6 @@ def test_at_budget_smoke(t2):
     assert r.published == gu.published("Cora", "SSLGC")[0] and r["published #queried"] == 1525.48
     assert r.hit and abs(r["held-out #queried"] / r["published #queried"] - 1) <= 0.02
     assert r.mu == t2.target("cora", "SSLGC").mu
+    assert gu.at_budget("smoke", verbose=False, only={("PubMed", "SSLGC")}).empty  # not in the smoke profile
+    other = gu.at_budget("smoke", verbose=False, tuning_seed=1)
+    assert other.kappa.iloc[0] != r.kappa and other.mu.iloc[0] == r.mu  # kappa re-tuned, mu kept

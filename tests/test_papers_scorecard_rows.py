@@ -32,8 +32,10 @@ def test_card_rules_stand_in_and_unavailable():
     card.error("gu2013", "Table 2", "CiteSeer for IMDB", "GPA", 0.3, 0.1, 0.002, 20, stand_in=True)
     card.unavailable("gu2013", "Table 2", "IMDB", "OLLGC/GPA", "time", 14.2, "imdb")
     card.claim("gu2013", "Fig. 2", "PubMed", False, "g4", "faster", quantity="time", ours=2.6)
+    card.claim("gu2013", "Fig. 3", "CiteSeer for IMDB", True, "g5", "beats random", ours=0.2)
     sc = pd.DataFrame(card.rows)
-    assert list(sc.verdict) == ["reproduced", "stand-in", "not available", "fails"]
+    assert list(sc.verdict) == ["reproduced", "stand-in", "not available", "fails", "inconclusive"]
+    assert sc.loc[1, ["delta", "z"]].isna().all()  # a stand-in replicates on other data: no delta, no z
     scorecard.check(sc)
 
 
@@ -68,8 +70,8 @@ def test_verdict_text_wraps_and_sets_stand_ins_apart():
     sc, variants, _ = rows.build(20)
     text = rows.verdict_text(sc, rows.reading_sensitivity(sc, variants))
     assert max(len(line) for line in text.splitlines()) <= 110
-    assert "On stand-in data sets (no verdict on the paper)" in text and "robustness:" in text
-    assert text.count("**") == 2 * sc.paper.nunique()
+    assert "On stand-in data sets (replications on other data, no delta or z" in text
+    assert text.count("**") >= 2 * sc.paper.nunique()
 
 
 def test_a_reading_with_its_own_label_count_is_judged_at_that_budget():
@@ -89,3 +91,43 @@ def test_a_reading_with_its_own_label_count_is_judged_at_that_budget():
     table = rows.reading_sensitivity(sc, variants).set_index("reading")
     assert table.loc["r", "which"] == "d · m: differs -> close"
     assert table.loc["s", "which"] == "d · m: differs -> reproduced"
+
+
+def test_sensitivity_has_no_stated_parameter_and_the_cmog_rule():
+    """Regression (issue 33): 33 of the "45 of 117" changes came from d != 100, which both papers state."""
+    from graphsel_lib.papers import readings
+
+    sc, variants, _ = rows.build(20)
+    sens = rows.reading_sensitivity(sc, variants)
+    assert not sens.reading.str.startswith("rank d").any()
+    assert "CMOG update rule: every round (non-conservative RLS)" in set(sens.reading)
+    assert not sens.reading.str.startswith("combined:").any()  # two readings at once are not one reading
+    beyond = readings.beyond_the_paper(sc, variants)
+    assert len(beyond) and beyond.reading.str.startswith("rank d").all()
+    grid = readings.grid_tallies(sc, variants)
+    roles = grid.groupby("paper").role.apply(set)
+    assert {"headline", "a-priori"} <= roles["gu2013"] and {"headline", "a-priori"} <= roles["yang2016"]
+    assert (grid[list(scorecard.TALLIED)].sum(axis=1) == grid.n).all()
+    words = readings.grid_sentence(grid, "gu2013")
+    assert "chosen because it agrees" in words and "Compute L = D" in words and "9 differs of 9" in words
+
+
+def test_each_paper_opens_with_a_conclusion_by_the_rule():
+    """Regression (issue 33): no plain per-paper conclusion; gu2013 stated at its most favourable reading."""
+    from graphsel_lib.papers import conclusions, readings
+
+    sc, variants, _ = rows.build(20)
+    grid = readings.grid_tallies(sc, variants)
+    tallies = conclusions.paper_tallies(sc, grid)
+    assert set(tallies.conclusion) <= set(scorecard.CONCLUSIONS)
+    gu = tallies[tallies.paper == "gu2013"].iloc[0]
+    # its headline alone would say reproduced; the a-priori reading (chosen-by-agreement rule) says otherwise
+    assert gu.apriori_share < scorecard.CONCLUDE_HIGH and gu.conclusion == "partially reproduced"
+    text = conclusions.conclusion_text(gu, sc)
+    assert text.startswith("**gu2013: partially reproduced.**") and "chosen because it agrees" in text
+    n, m, cannot = conclusions.regenerated(sc)
+    assert 0 < n < m and cannot["items"].sum() == m - n and "IMDB" in set(cannot.dataset)
+    committed = (FIGURES / "90_verdict.md").read_text(encoding="utf-8")
+    assert f"{n} of {m} published items regenerated" in committed.replace("\n", " ")
+    for paper in dict.fromkeys(sc.paper):
+        assert f"**{paper}: " in committed  # every paper opens with its conclusion

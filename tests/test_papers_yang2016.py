@@ -226,6 +226,9 @@ def test_at_budget_smoke():
     assert (ab.parameter == [yang.BUDGET_KNOB[m][0] for m in ab.method]).all()
     assert list(ab.published) == [yang.published("Cora", m)[0] for m in ab.method]
     assert (ab.orders == yang.protocol("smoke").n_orders).all()
+    # another held-out order, one sampler only (the spread over tuning orders of notebook 90)
+    other = yang.at_budget("smoke", verbose=False, tuning_seed=1, only={("Cora", "BBQ")})
+    assert list(other.method) == ["BBQ"] and list(other.dataset) == ["Cora"] and bool(other.hit.iloc[0])
 
 
 def test_gamma_tuned_smoke(t1):

@@ -24,7 +24,8 @@ a reader need no network at all.
   JupyterLab); the figures they show are copied from the figures folder.
 * The landing page says what the collection is and how to run it, then shows
   the reproduction verdict written by the summary notebook (``90_verdict.md`` in
-  the profile's figures folder, when it exists).
+  the profile's figures folder, when it exists); the reproduction report it
+  writes (``90_report.md``) becomes a page of the Summary group.
 
 Output: ``build/<profile>/book/index.html``; the Sphinx log goes to
 ``build/<profile>/book.log``. The book is built into a temporary folder and
@@ -70,6 +71,8 @@ GROUPS = [
 #: Markdown pages of ``notebooks/`` shown first: the course overview, the instructor guide, the notation,
 #: the glossary and the bibliography (the slides page is written by the build).
 PAGES = ("README.md", "instructor_guide.md", "notation.md", "glossary.md", "bibliography.md")
+#: The reproduction report notebook 90 writes into the figures folder (ReScience C / MLRC shape).
+REPORT_PAGE = "90_report.md"
 #: Chapters of the course: each gets lecture slides (:mod:`graphsel_lib.collection.slides`).
 COURSE_CHAPTERS = range(0, 14)
 #: Code cells with more lines than this are folded in the reading view.
@@ -198,8 +201,10 @@ def _landing_page(profile: str, figures_dir: Path, groups: list, pages_present=(
         **online learning and selective sampling (online active learning) for node classification
         on graphs**. It teaches the theory step by step (graph Laplacians, the Laplacian kernel,
         mistake and label-complexity bounds), derives every algorithm and checks it numerically,
-        regenerates every figure and table of the source papers, and shows our number beside the
-        published one.
+        reruns the experiments of the source papers that the available data allow, and shows our
+        number beside the published one. What can and cannot be regenerated, and each paper's
+        conclusion, are below; the reproduction report (scope, methods, results per claim, questions
+        for the authors) is a page of the Summary.
 
         **Run it yourself** (Python 3.11 or newer, from the project folder):
 
@@ -384,6 +389,10 @@ def build(profile: str = "full", *, root=None, build_dir=None, figures_dir=None,
                 break
         else:
             groups[-1][1].append(name)
+    report = figures_dir / REPORT_PAGE
+    if report.is_file():  # the reproduction report notebook 90 writes: a page beside the summary notebook
+        shutil.copyfile(report, src / "chapters" / "reproduction_report.md")
+        groups[-1][1].append("reproduction_report")
     present = _copy_pages(root / "notebooks", src, figures_dir)
     if decks:
         present.append(_write_slides(decks, src))

@@ -8,7 +8,9 @@ the verdict is computed)::
 
 ``note`` is a short key into a footnote table (keeps the Markdown lines short). ``quantity`` is ``error``, ``queried`` (labels a selective sampler asked for),
 ``error@budget`` (a selective sampler's error with its query parameter set to
-ask for the published number of labels), ``time`` (a ratio between two
+ask for the published number of labels, where no setting reaches it: not
+available; where one does, the headline ``error`` row is that run), ``error@own
+budget`` (the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
 methods' times: machines differ, ratios less so; a ``time`` row without a
 published number is a claim about time, with the claim verdicts) or ``claim``
 (a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
@@ -29,10 +31,25 @@ published number is a claim about time, with the claim verdicts) or ``claim``
     we have no data (IMDB) or could not read the published number.
 ``stand-in``
     ours is computed on another data set standing in for the paper's (WebKB's
-    LINQS subsets for the paper's crawl, CiteSeer for IMDB): shown, never
-    counted as reproduced or differs.
-``holds`` / ``fails``
-    for ``claim`` rows.
+    LINQS subsets for the paper's crawl, CiteSeer for IMDB): a replication on
+    other data, shown without ``delta`` or ``z`` against the paper's number and
+    never counted as reproduced or differs.
+``reading-dependent``
+    the readings of the published cell (or of the paper's protocol) disagree on
+    the verdict: both numbers are in the note, no single verdict is claimed.
+``inconclusive``
+    the test cannot decide (p > 0.05, or a claim tested only on a stand-in).
+``diagnostic``
+    a run kept to explain another row (a selective sampler's run at the label
+    count its own tuning gave, e.g. every node): shown, outside the tally.
+``by construction``
+    a label count that agrees only because both sides query every node:
+    flagged, outside the tally.
+``holds`` / ``fails`` / ``vacuous`` / ``not comparable``
+    for ``claim`` rows (``vacuous``: a bound that holds but says nothing on the
+    data, e.g. above the trivial count; ``not comparable``: a time claim
+    between two implementations that no operation count decides), and
+    ``inconclusive`` as above.
 
 ``z = delta / sqrt(ours_std**2 / n_runs + published_std**2 / n_published)``,
 with the published spread where the paper gives one (else ours alone).
@@ -48,8 +65,14 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "CLAIM_VERDICTS",
+    "CONCLUSIONS",
+    "chance",
+    "CONCLUSION_RULE",
+    "conclusion",
     "QUANTITIES",
+    "OWN_BUDGET",
     "QUERY_BUDGET",
+    "TALLIED",
     "VERDICTS",
     "check",
     "claim_row",
@@ -73,9 +96,25 @@ COLUMNS = [
     "verdict",
     "note",
 ]
-QUANTITIES = ("error", "queried", "error@budget", "time", "claim")
-VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available", "stand-in")
-CLAIM_VERDICTS = ("holds", "fails", "not available")
+#: A selective sampler's run at the label count its own tuning gave, kept beside a headline judged at the
+#: published budget (a ``diagnostic``, outside the tally).
+OWN_BUDGET = "error@tuned"
+QUANTITIES = ("error", "queried", "error@budget", OWN_BUDGET, "time", "claim")
+VERDICTS = (
+    "reproduced",
+    "close",
+    "differs",
+    "not reproducible",
+    "not available",
+    "stand-in",
+    "reading-dependent",
+    "inconclusive",
+    "diagnostic",
+    "by construction",
+)
+#: The verdicts a paper's tally counts (the others are shown, outside it).
+TALLIED = ("reproduced", "close", "differs", "not reproducible")
+CLAIM_VERDICTS = ("holds", "fails", "inconclusive", "vacuous", "not comparable", "not available")
 #: A selective sampler's error is compared at the published label budget only if ours is within 25 % of it.
 QUERY_BUDGET = 0.25
 #: Beyond this |z| a difference inside the tolerance is still called ``close``.
@@ -138,11 +177,22 @@ def verdict(
 def claim_row(paper, item, dataset, holds, *, method="-", ours=None, note="", quantity="claim") -> dict:
     """A ``claim`` row: the statement in ``item`` holds or fails on ``dataset`` (``None``: not available).
 
-    ``quantity="time"`` for a claim whose number is a time (or a ratio or slope
-    of times): it then moves with the machine, and ``reproduce --compare`` lists
-    it with the time cells.
+    ``holds`` may also be a claim verdict by name (``"inconclusive"``, ``"vacuous"``,
+    ``"not comparable"``). ``quantity="time"`` for a claim whose number is a time
+    (or a ratio or slope of times): it then moves with the machine, and
+    ``reproduce --compare`` lists it with the time cells.
+
+    >>> claim_row("p", "Thm 1", "d", "vacuous")["verdict"]
+    'vacuous'
     """
-    verdict_ = "not available" if holds is None else ("holds" if holds else "fails")
+    if isinstance(holds, str):
+        if holds not in CLAIM_VERDICTS:
+            raise ValueError(
+                f"claim verdict {holds!r} is not one of {CLAIM_VERDICTS}; pass True/False or one of them"
+            )
+        verdict_ = holds
+    else:
+        verdict_ = "not available" if holds is None else ("holds" if holds else "fails")
     return dict(
         paper=paper,
         item=item,
@@ -185,7 +235,9 @@ def check(df: pd.DataFrame) -> None:
         if is_claim:
             continue
         pub, ours, delta = row["published"], row["ours"], row["delta"]
-        if row["verdict"] in ("not available", "stand-in"):
+        if row["verdict"] == "stand-in" and (_finite(delta) or _finite(row["z"])):
+            problems.append(f"{where}: a stand-in row carries delta or z against another data set's number")
+        if row["verdict"] in ("not available", "stand-in", "reading-dependent", "inconclusive"):
             continue
         if not (_finite(pub) and _finite(ours)):
             problems.append(f"{where}: verdict {row['verdict']!r} without both numbers")
@@ -202,11 +254,15 @@ def check(df: pd.DataFrame) -> None:
                 problems.append(f"{where}: reproduced but |z| = {abs(row['z']):.2f} > {Z_LIMIT}")
         if row["verdict"] == "differs" and abs(delta) <= row["tolerance"]:
             problems.append(f"{where}: differs but within tolerance")
-    # a selective sampler's error is 'reproduced' only at the published label budget
+    # a selective sampler's error is 'reproduced' only at the published label budget (a headline error with a
+    # diagnostic run beside it was run at that budget: its own label count is not the queried row's)
     queried = df[df["quantity"] == "queried"].set_index(["paper", "item", "dataset", "method"])
+    at_budget = set(
+        df[df["quantity"] == OWN_BUDGET][["paper", "item", "dataset", "method"]].itertuples(index=False)
+    )
     for i, row in df[(df["quantity"] == "error") & (df["verdict"] == "reproduced")].iterrows():
         key = (row["paper"], row["item"], row["dataset"], row["method"])
-        if key in queried.index:
+        if key in queried.index and key not in at_budget:
             q = queried.loc[key]
             if _finite(q["published"]) and _finite(q["ours"]) and q["published"] > 0:
                 ratio = q["ours"] / q["published"]
@@ -216,3 +272,99 @@ def check(df: pd.DataFrame) -> None:
                     )
     if problems:
         raise ValueError("scorecard rules broken:\n  " + "\n  ".join(problems))
+
+
+# --------------------------------------------------------------------------- the per-paper conclusion
+CONCLUSIONS = ("reproduced", "partially reproduced", "not reproduced", "not testable here")
+#: A share of the published numbers (or of the decided claims) at or above this is "most of them".
+CONCLUDE_HIGH = 0.8
+#: Below this share, "fewer than half".
+CONCLUDE_LOW = 0.5
+#: The rule, in the words notebook 90 prints above the tallies.
+CONCLUSION_RULE = (
+    "The numbers of a paper are its published errors and label counts with a tallied verdict (reproduced, "
+    "close, differs, not reproducible; stand-ins, diagnostics, counts matched by construction and time "
+    "ratios between implementations are outside); within tolerance = reproduced or close. Its claims are "
+    "the claim rows that hold or fail (inconclusive, vacuous, not comparable and not available are "
+    f"outside). **reproduced**: at least {CONCLUDE_HIGH:.0%} of the numbers within tolerance, none not "
+    f"reproducible, at least {CONCLUDE_HIGH:.0%} of the claims hold, and, where the headline reading was "
+    f"chosen because it agrees, at least {CONCLUDE_HIGH:.0%} of the errors within tolerance at the "
+    f"a-priori reading too. **not reproduced**: fewer than {CONCLUDE_LOW:.0%} of the numbers within "
+    f"tolerance and fewer than {CONCLUDE_LOW:.0%} of the claims hold (counting only the parts that exist). "
+    "**not testable here**: no number and no claim decided. **partially reproduced**: every other case, "
+    "including a paper with claims but no number compared."
+)
+
+
+def conclusion(within, numbers, not_reproducible, holds, claims, apriori_share=None) -> str:
+    """A paper's conclusion by :data:`CONCLUSION_RULE`.
+
+    ``within`` of ``numbers`` published numbers within tolerance (``not_reproducible`` of them so
+    judged), ``holds`` of ``claims`` decided claims; ``apriori_share``: the share of errors within
+    tolerance at the a-priori reading, where the headline was chosen because it agrees (else ``None``).
+
+    >>> conclusion(9, 9, 0, 12, 12), conclusion(9, 9, 0, 12, 12, apriori_share=0.0)
+    ('reproduced', 'partially reproduced')
+    >>> conclusion(4, 12, 0, 0, 2), conclusion(0, 0, 0, 3, 3), conclusion(0, 0, 0, 0, 0)
+    ('not reproduced', 'partially reproduced', 'not testable here')
+    """
+    if numbers == 0 and claims == 0:
+        return "not testable here"
+    n_share = within / numbers if numbers else None
+    c_share = holds / claims if claims else None
+    high = (
+        n_share is not None
+        and n_share >= CONCLUDE_HIGH
+        and not_reproducible == 0
+        and (c_share is None or c_share >= CONCLUDE_HIGH)
+        and (apriori_share is None or apriori_share >= CONCLUDE_HIGH)
+    )
+    if high:
+        return "reproduced"
+    if all(s is None or s < CONCLUDE_LOW for s in (n_share, c_share)):
+        return "not reproduced"
+    return "partially reproduced"
+
+
+# --------------------------------------------------------------------------- how many verdicts chance alone makes
+def chance(df: pd.DataFrame) -> pd.DataFrame:
+    """Per paper: ``differs`` expected if every published number were exactly right, against the count.
+
+    For each tallied numeric row (errors and label counts with a verdict in :data:`TALLIED`), ``delta`` is
+    then normal with mean 0 and the standard error ``s`` the row's ``z`` uses (``|delta / z|``; a label
+    count, with no ``z``, ``ours_std / sqrt(n_runs)``), so ``P(differs) = 2 (1 - Phi(tolerance / s))`` and
+    ``P(|z| > 3) = 2 (1 - Phi(3))``. Columns: ``paper, cells, differs expected, differs or not
+    reproducible, |z| > 3 expected, |z| > 3``.
+
+    >>> row = dict(paper="p", quantity="error", verdict="differs", delta=0.04, z=4.0, tolerance=0.03,
+    ...            ours_std=0.01, n_runs=20)
+    >>> chance(pd.DataFrame([row]))[["cells", "differs expected", "|z| > 3"]].to_dict("records")
+    [{'cells': 1, 'differs expected': 0.0027, '|z| > 3': 1}]
+    """
+    from scipy.stats import norm
+
+    rows = df[df["quantity"].isin(["error", "queried"]) & df["verdict"].isin(TALLIED)].copy()
+    se = (rows["delta"] / rows["z"]).abs()
+    fallback = rows["ours_std"] / np.sqrt(rows["n_runs"])
+    rows["se"] = se.where(np.isfinite(se) & (se > 0), fallback)
+    rows["p_differs"] = 2 * norm.sf(rows["tolerance"] / rows["se"])
+    out = []
+    for paper, g in rows.groupby("paper", sort=False):
+        ok = np.isfinite(g["p_differs"])
+        out.append({
+            "paper": paper,
+            "cells": int(len(g)),
+            "differs expected": round(float(g["p_differs"][ok].sum()), 4),
+            "differs or not reproducible": int((g["verdict"].isin(["differs", "not reproducible"])).sum()),
+            "|z| > 3 expected": round(float(2 * norm.sf(Z_LIMIT) * np.isfinite(g["z"]).sum()), 4),
+            "|z| > 3": int((g["z"].abs() > Z_LIMIT).sum()),
+        })  # fmt: skip
+    cols = [
+        "paper",
+        "cells",
+        "differs expected",
+        "differs or not reproducible",
+        "|z| > 3 expected",
+        "|z| > 3",
+    ]
+    return pd.DataFrame(out, columns=cols)

@@ -1941,22 +1941,29 @@ def gamma_tuned(profile: str = "full", seed: int = 0, verbose: bool = True) -> p
 BUDGET_KNOB = {"BBQ": ("kappa", (1e-3, 2.0)), "BBQ_eps": ("eps", (1e-8, 10.0)), "MSG": ("h", (1e-8, 10.0))}
 
 
-def at_budget(profile: str = "full", seed: int = 0, verbose: bool = True) -> pd.DataFrame:
+def at_budget(
+    profile: str = "full", seed: int = 0, verbose: bool = True, *, tuning_seed=None, only=None
+) -> pd.DataFrame:
     """Table I's selective samplers at the published number of queried labels (notebook 32 Sec. 6).
 
     For each of BBQ, BBQ_eps and MSG, its query parameter (:data:`BUDGET_KNOB`) is set on the held-out
     order by bisection to ask for the published #queried (``ex.tune_to_budget``, within 2 %), then run
     on the random orders. ``hit`` is False when no value in the range asks for that many labels on the
-    held-out order (a jump in the count); the row then holds the nearest value's run.
+    held-out order (a jump in the count); the row then holds the nearest value's run. ``tuning_seed``:
+    the held-out order's seed (default ``seed``); ``only``: the (paper's data set name, method) pairs to
+    run (default all).
     """
     p = protocol(profile)
     meths, rows = methods(p), []
+    tuning_seed = seed if tuning_seed is None else tuning_seed
     for name, g, X, orders in _paper_graphs(p, seed):
         for method, (param, bounds) in BUDGET_KNOB.items():
+            if only is not None and (PAPER_NAME[name], method) not in only:
+                continue
             make = meths[method][0]
             pe, pq = published(PAPER_NAME[name], method)
             b = ex.tune_to_budget(
-                make, param, bounds, X, g.labels, ex.tuning_order(g.n_nodes, seed), pq, seed=seed
+                make, param, bounds, X, g.labels, ex.tuning_order(g.n_nodes, tuning_seed), pq, seed=seed
             )
             df = ex.evaluate(partial(make, **{param: b.value}), X, g.labels, orders, seed=seed, method=method,
                              n_jobs=N_JOBS)  # fmt: skip

@@ -1,0 +1,46 @@
+"""The reproduction report page (graphsel_lib.papers.report_page) and CITATION.cff."""
+
+import pytest
+import yaml
+
+from graphsel_lib.collection import book, scorecard
+from graphsel_lib.papers import conclusions, readings, report_page
+from graphsel_lib.papers import scorecard_rows as rows
+from graphsel_lib.paths import project_root
+
+ROOT = project_root()
+
+
+def test_report_has_the_venue_sections_and_the_questions():
+    sc, variants, notes = rows.build(20)
+    grid = readings.grid_tallies(sc, variants)
+    tallies = conclusions.paper_tallies(sc, grid)
+    text = report_page.report_markdown(sc, notes, grid, tallies, scorecard.chance(sc))
+    sections = ["## Summary", "## 1. Scope", "## 2. Methods and readings", "## 3. Results per claim",
+                "## 4. What was easy, what was hard", "## 5. Questions for the original authors"]  # fmt: skip
+    assert [text.index(s) for s in sections] == sorted(text.index(s) for s in sections)
+    for topic in (
+        "The IMDB graph",
+        "The error definition",
+        "The multiclass GPA",
+        "BBQ's κ",
+        "The balance interval",
+    ):
+        assert f"**{topic}**" in text
+    for paper in dict.fromkeys(sc.paper):
+        assert f"**{paper}: " in text  # its conclusion
+    committed = ROOT / "figures" / report_page.REPORT
+    if committed.is_file():
+        assert committed.read_text(encoding="utf-8") == text  # notebook 90 wrote this very page
+    assert book.REPORT_PAGE == report_page.REPORT
+
+
+def test_citation_cff_is_cff_1_2_with_the_papers():
+    path = ROOT / "CITATION.cff"
+    if not path.is_file():
+        pytest.skip("no CITATION.cff")
+    cff = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0" and {"message", "title", "authors"} <= set(cff)
+    assert all("name" in a or "family-names" in a for a in cff["authors"])
+    titles = {r["title"] for r in cff["references"]}
+    assert "Selective sampling on graphs for classification" in titles and len(titles) == 5
