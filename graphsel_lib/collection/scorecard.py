@@ -74,7 +74,7 @@ COLUMNS = [
     "note",
 ]
 QUANTITIES = ("error", "queried", "error@budget", "time", "claim")
-VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available", "stand-in")
+VERDICTS = ("reproduced", "close", "differs", "not reproducible", "not available", "stand-in", "reading-dependent")  # fmt: skip
 CLAIM_VERDICTS = ("holds", "fails", "not available")
 #: A selective sampler's error is compared at the published label budget only if ours is within 25 % of it.
 QUERY_BUDGET = 0.25
