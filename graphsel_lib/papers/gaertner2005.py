@@ -668,10 +668,11 @@ def reading_assignments(rt: pd.DataFrame) -> str:
         f"* **Table 1 readings.** Of our {len(grid)} compared cells (both GP columns, headline methods), "
         f"{len(settled)} get one verdict under all {len(t1r.READINGS)} readings ("
         + ", ".join(f"{v} {k}" for k, v in counts.items())
-        + f") and {len(dep)} are reading-dependent"
+        + f") and {len(dep)} {'is' if len(dep) == 1 else 'are'} reading-dependent"
         + (" (" + ", ".join(f"{row} {col}: " + " / ".join(r[n] for n in grid.columns[:-1])
                             for (row, col), r in dep.iterrows()) + ")" if len(dep) else "")
-        + "; the scorecard gives those no verdict of their own (`42_gaertner2005_table1_readings`)."
+        + "; a reading-dependent cell gets no verdict of its own in the scorecard "
+        "(`42_gaertner2005_table1_readings`)."
     )  # fmt: skip
 
 
