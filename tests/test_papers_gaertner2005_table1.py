@@ -119,8 +119,12 @@ def test_card_rows_give_every_row_a_row_and_the_numbers_of_each_reading(readings
 
 
 def test_sensitivity_rows_move_against_the_headline_grid_point(readings_on_disk):
+    card = rows.Card(20)
+    t1r.card_rows(card)
+    sc = pd.DataFrame(card.rows)
+    assert t1r.sensitivity_rows(sc[sc.paper != "gaertner2005"]) == []  # no Table 1 row, no sensitivity row
     out = pd.DataFrame(
-        t1r.sensitivity_rows(), columns=["paper", "reading", "dataset", "method", "head", "alt"]
+        t1r.sensitivity_rows(sc), columns=["paper", "reading", "dataset", "method", "head", "alt"]
     )
     seq = out[out.reading == "Table 1 assignment: sequential"].set_index(["dataset", "method"])
     assert tuple(seq.loc[("uci-housing", "transd. GP"), ["head", "alt"]]) == ("reproduced", "differs")

@@ -304,12 +304,15 @@ def card_rows(card, paper: str = "gaertner2005") -> None:
                          r.published, r.ours, r["ours std"])  # fmt: skip
 
 
-def sensitivity_rows() -> list:
-    """``(paper, reading, dataset, method, headline verdict, verdict under the reading)`` for Table 1: each
-    other assignment, the RBF kernel and the binding balance interval, each against the headline grid point
-    (the :data:`HEADLINE` assignment, the kNN-graph kernel, the tail-bound interval)."""
+def sensitivity_rows(sc: pd.DataFrame, paper: str = "gaertner2005") -> list:
+    """``(paper, reading, dataset, method, headline verdict, verdict under the reading)`` for the Table 1 rows
+    of scorecard ``sc``: each other assignment, the RBF kernel and the binding balance interval, each against
+    the headline grid point (the :data:`HEADLINE` assignment, the kNN-graph kernel, the tail-bound interval)."""
+    in_card = sc[(sc.paper == paper) & (sc.item == "Table 1") & (sc.quantity == "error")]
+    if in_card.empty:
+        return []
     rt = _read()
-    rt = rt[np.isfinite(rt.ours)]
+    rt = rt[np.isfinite(rt.ours) & rt.dataset.isin(in_card.dataset)]
     base = rt[(rt.reading == HEADLINE) & rt.method.isin(HEADLINE_METHOD.values())]
     base = base.set_index(["row", "column"])
     out = []

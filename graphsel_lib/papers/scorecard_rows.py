@@ -670,7 +670,7 @@ def _alternatives(sc, variants):
             row = head.loc[key]
             out.append(("gu2013", "labels queried = queried by any one-vs-rest learner", ds, "SSLGC", row.verdict,
                         _reverdict(row, row.published, row.ours, published_std=_pub_std(t2, ds), budget_ratio=any_q / q_pub)))  # fmt: skip
-    out += gaertner_t1.sensitivity_rows()  # Table 1 assignment, kernel, balance interval
+    out += gaertner_t1.sensitivity_rows(sc)  # Table 1 assignment, kernel, balance interval
     return pd.DataFrame(
         out, columns=["paper", "reading", "dataset", "method", "headline", "under the reading"]
     )
