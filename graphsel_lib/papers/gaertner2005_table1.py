@@ -120,9 +120,10 @@ READINGS = (
         },  # fmt: skip
         "the reading notebook 42 used until 2026-11-28 (then argued partly from our own errors, which no "
         "reading here uses), completed: values printed together (on one line or on "
-        "consecutive lines) are one row's cells, taken in printed order for rows 4-8; the singles left over "
-        "fill rows 9-11 column-wise (the two above the IND. GP heading are ind. cells, the two printed after "
-        "heart transd. cells, in block order), then 3.3 / 3.9 in printed order; USPS the two without spread",
+        "consecutive lines) are one row's cells, taken in printed order for rows 4-8; of the singles left "
+        "over, rows 9-10 take the four printed first column-wise (the two above the IND. GP heading as ind. "
+        "cells, the two printed after heart as transd. cells, in block order), row 11 takes 3.3 / 3.9 in "
+        "printed order and USPS the two without spread",
     ),
     Reading(
         "position-consistent, tictactoe in printed order",
