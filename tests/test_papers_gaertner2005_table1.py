@@ -130,3 +130,7 @@ def test_sensitivity_rows_move_against_the_headline_grid_point(readings_on_disk)
     assert tuple(seq.loc[("uci-housing", "transd. GP"), ["head", "alt"]]) == ("reproduced", "differs")
     rbf = out[out.reading.str.startswith("kernel: RBF")].set_index("dataset")
     assert rbf.loc["uci-housing", "alt"] == "differs" and set(rbf.method) == {"transd. GP"}
+
+
+def test_the_tolerance_is_the_scorecards():
+    assert t1r.TOLERANCE == rows.tolerance("gaertner2005", "uci-glass", "transd. GP")

@@ -192,9 +192,10 @@ def readings_table(summary: pd.DataFrame, methods: dict) -> pd.DataFrame:
 
 
 N_PUBLISHED = 10  #: Table 1's spreads are over 10 folds
+TOLERANCE = 0.03  #: the scorecard's tolerance for gaertner2005 (``scorecard_rows.tolerance``)
 
 
-def verdicts(rt: pd.DataFrame, tolerance: float = 0.03) -> pd.Series:
+def verdicts(rt: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.Series:
     """The scorecard verdict of every row of a readings table (same rule as every error row; z with the
     published spread over 10 folds where the paper gives one); ``not available`` without our number."""
 
@@ -297,7 +298,7 @@ def card_rows(card, paper: str = "gaertner2005") -> None:
             paper=paper, item="Table 1", dataset=h.dataset, method=method, quantity="error",
             published=h.published, ours=h.ours, ours_std=h["ours std"], n_runs=h.folds, delta=delta,
             z=scorecard.z_score(delta, h["ours std"], h.folds, h["published std"], N_PUBLISHED),
-            tolerance=0.03, verdict=verdict, note=key))  # fmt: skip
+            tolerance=TOLERANCE, verdict=verdict, note=key))  # fmt: skip
     # the appendix: the RBF kernel at the headline reading (its verdicts move in :func:`sensitivity_rows`)
     for _, r in rt[(rt.method == "transductive GP (RBF)") & (rt.reading == HEADLINE)].iterrows():
         if np.isfinite(r.ours):
@@ -320,10 +321,10 @@ def sensitivity_rows(sc: pd.DataFrame, paper: str = "gaertner2005") -> list:
     for reading in READINGS[1:]:
         alt = rt[(rt.reading == reading.name) & rt.method.isin(HEADLINE_METHOD.values())]
         for r in alt.itertuples():
-            out.append(("gaertner2005", f"Table 1 assignment: {reading.name}", r.dataset, r.column,
+            out.append((paper, f"Table 1 assignment: {reading.name}", r.dataset, r.column,
                         base.loc[(r.row, r.column), "verdict"], r.verdict))  # fmt: skip
     for method, name in OTHER_METHODS.items():
         for r in rt[(rt.method == method) & (rt.reading == HEADLINE)].itertuples():
-            out.append(("gaertner2005", name, r.dataset, r.column, base.loc[(r.row, r.column), "verdict"],
+            out.append((paper, name, r.dataset, r.column, base.loc[(r.row, r.column), "verdict"],
                         r.verdict))  # fmt: skip
     return out
