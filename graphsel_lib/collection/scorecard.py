@@ -292,7 +292,9 @@ CONCLUSION_RULE = (
     f"a-priori reading too. **not reproduced**: fewer than {CONCLUDE_LOW:.0%} of the numbers within "
     f"tolerance and fewer than {CONCLUDE_LOW:.0%} of the claims hold (counting only the parts that exist). "
     "**not testable here**: no number and no claim decided. **partially reproduced**: every other case, "
-    "including a paper with claims but no number compared."
+    "including a paper with claims but no number compared. (Written when the conclusions were introduced, after "
+    "the tallies it decides had been seen: it was not fixed in advance of these runs, only in advance of any "
+    "later ones.)"
 )
 
 

@@ -30,7 +30,6 @@ from . import census as census_rows
 from . import gaertner2005_table1 as gaertner_t1
 from . import gpa_multiclass
 from . import herbster2006 as herbster
-from .gaertner2005 import PUBLISHED_EPINIONS
 from .score_data import NAMES, num, pm
 
 __all__ = [
@@ -513,10 +512,6 @@ def gaertner2005(card):
                                          "Wisconsin is the LINQS stand-in"))  # fmt: skip
     _transduction_claim(card, paper, gv)
     _collapse_claim(card, paper)
-    card.claim(paper, "Sec. 6", "Epinions", None, "epinions",
-               f"gaertner2005 Sec. 6: on Epinions the GP gets {PUBLISHED_EPINIONS['top reviewers right (%)']} % of the "
-               "top reviewers right; our Epinions copy has no reviewer labels (notebook 43 times the GP on synthetic "
-               "classes), so the number cannot be compared", method="transd. GP")  # fmt: skip
     sl = tables.read_table("43_scaling_slopes").set_index("method")
     s = float(sl.loc["transductive GP", "slope"])
     card.claim(paper, "Sec. 2", "Epinions balls", bool(s <= 2.0), "s1",
