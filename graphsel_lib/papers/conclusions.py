@@ -86,7 +86,8 @@ def conclusion_text(t, sc) -> str:
         items = "item cannot" if len(na) == 1 else "items cannot"
         why.append(f"{len(na)} published {items} be tested here ({', '.join(sorted(set(na.dataset)))})")
     if t["outside"]:
-        why.append(f"{t['outside']} rows are inconclusive, vacuous, not comparable or reading-dependent")
+        rows = "row is" if t["outside"] == 1 else "rows are"
+        why.append(f"{t['outside']} {rows} inconclusive, vacuous, not comparable or reading-dependent")
     if why:
         words.append(why[0][0].upper() + why[0][1:] + "".join(f"; {w}" for w in why[1:]) + ".")
     return " ".join(words)

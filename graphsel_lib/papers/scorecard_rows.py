@@ -770,13 +770,17 @@ def verdict_paragraph(sc, paper, sensitivity=None):
     )
     own, aside = p[~stand_in], p[stand_in]
     e = own[own.quantity == "error"]
-    avail = e[e.verdict != "not available"]
+    avail = e[e.verdict.isin(scorecard.TALLIED)]  # reading-dependent, diagnostic rows: outside the tally
     parts = []
     if len(avail):
         within = avail[avail.delta.abs() <= avail.tolerance]
         v = avail.verdict.value_counts()
         parts.append(f"{len(within)}/{len(avail)} errors within tolerance, {(avail.z.abs() <= 2).sum()}/{len(avail)} "
                      "within 2 σ; verdicts: " + ", ".join(f"{v[k]} {k}" for k in scorecard.VERDICTS[:4] if v.get(k, 0)))  # fmt: skip
+    dependent = e[e.verdict == "reading-dependent"]
+    if len(dependent):
+        parts.append(f"{len(dependent)} reading-dependent (the readings of the published cell disagree: "
+                     + ", ".join(f"{r.dataset} {r.method}" for r in dependent.itertuples()) + ")")  # fmt: skip
     na = own[own.verdict == "not available"]
     if len(na):
         items = "item" if len(na) == 1 else "items"
