@@ -1437,7 +1437,7 @@ def _fig2_vs_published(res: Fig2) -> pd.DataFrame:
                     "interpolated across a jump (indicative)": e if jump else np.nan,
                     "difference": np.nan if jump else e - pe,
                     "tolerance": tol,
-                    "verdict": "not reproducible here" if jump else ("within" if ok else "differs"),
+                    "verdict": "not available" if jump else ("within" if ok else "differs"),
                     "reason": reason if jump else ("within tolerance " if ok else "differs ") + reason,
                 }
             )
@@ -1634,7 +1634,7 @@ def _fig2_reading(res: Fig2) -> str:
             f"{r.dataset} {LABEL.get(r.method, r.method)} "
             + (
                 f"{r.ours:.4f} against {r.published:.4f} ({r.difference:+.4f}, {r.verdict})"
-                if r.verdict != "not reproducible here"
+                if r.verdict != "not available"
                 else f"not measured at the paper's ratio {r['published ratio']:.3f} — {r.reason}"
             )
             for _, r in match.iterrows()
