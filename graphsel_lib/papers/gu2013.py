@@ -1870,11 +1870,7 @@ def _fig2_endpoints(res: Fig2) -> pd.DataFrame:
                 "time (paper)": p_t,
             }
             if paper_name == "IMDB" or name not in res.graphs:
-                row["verdict"] = (
-                    "not reproducible here (data unavailable)"
-                    if paper_name == "IMDB"
-                    else "not run in this profile"
-                )
+                row["verdict"] = "not available" if paper_name == "IMDB" else "not run in this profile"
             else:
                 f = finals[(finals.dataset == name) & (finals.method == method)].iloc[0]
                 diff = f["final binary error"] - p_err
