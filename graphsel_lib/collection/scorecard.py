@@ -9,8 +9,8 @@ the verdict is computed)::
 ``note`` is a short key into a footnote table (keeps the Markdown lines short). ``quantity`` is ``error``, ``queried`` (labels a selective sampler asked for),
 ``error@budget`` (a selective sampler's error with its query parameter set to
 ask for the published number of labels, where no setting reaches it: not
-available; where one does, the headline ``error`` row is that run), ``error@own
-budget`` (the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
+available; where one does, the headline ``error`` row is that run), ``error@tuned``
+(the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
 methods' times: machines differ, ratios less so; a ``time`` row without a
 published number is a claim about time, with the claim verdicts) or ``claim``
 (a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
