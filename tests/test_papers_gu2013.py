@@ -81,7 +81,7 @@ def test_table2_smoke(t2, figures):
     assert len(t2.runs) == len(p.datasets) * len(gu.CONFIGS) * 3 * p.n_orders
     assert len(t2.summary) == len(p.datasets) * len(gu.CONFIGS) * 3
     evp = t2.error_vs_published
-    assert (evp[evp.dataset == "IMDB"].verdict == "not reproducible here (data unavailable)").all()
+    assert (evp[evp.dataset == "IMDB"].verdict == "not available").all()  # the scorecard's word
     assert len(evp) == len(gu.PUBLISHED) * len(gu.CONFIGS) and len(t2.table) == len(gu.PUBLISHED)
     assert t2.which_definition.cells.tolist() == [3] * 4
     assert len(t2.ttests) == len(p.datasets) * 4 * 3 and len(t2.mu_sensitivity) == 2 * len(p.mu_grid)

@@ -121,7 +121,7 @@ def test_table1_smoke(t1, figures):
     assert len(t1.summary) == len(p.datasets) * 2 * n_methods
     assert set(t1.score) == {False, True} and t1.headline_bias == (t1.score[True] >= t1.score[False])
     evp = t1.error_vs_published
-    assert (evp[evp.dataset == "IMDB"].verdict == "not reproducible here (data unavailable)").all()
+    assert (evp[evp.dataset == "IMDB"].verdict == "not available").all()  # the scorecard's word
     assert evp[(evp.dataset == "Cora") & evp.headline].method.tolist() == list(yang.methods(p))
     assert len(t1.table) == len(yang.PUBLISHED)
     assert t1.ttests.shape[0] == len(p.datasets) * 2 * 7

@@ -9,8 +9,8 @@ the verdict is computed)::
 ``note`` is a short key into a footnote table (keeps the Markdown lines short). ``quantity`` is ``error``, ``queried`` (labels a selective sampler asked for),
 ``error@budget`` (a selective sampler's error with its query parameter set to
 ask for the published number of labels, where no setting reaches it: not
-available; where one does, the headline ``error`` row is that run), ``error@own
-budget`` (the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
+available; where one does, the headline ``error`` row is that run), ``error@tuned``
+(the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
 methods' times: machines differ, ratios less so; a ``time`` row without a
 published number is a claim about time, with the claim verdicts) or ``claim``
 (a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
@@ -76,6 +76,8 @@ __all__ = [
     "VERDICTS",
     "check",
     "claim_row",
+    "error_verdict",
+    "STAND_IN_WORDS",
     "verdict",
     "z_score",
 ]
@@ -172,6 +174,42 @@ def verdict(
     if _finite(z) and abs(z) > Z_LIMIT:
         return "close"
     return "reproduced"
+
+
+#: The words every stand-in row uses, in the scorecard and in the per-experiment tables (one phrase).
+STAND_IN_WORDS = "stand-in: a replication on other data, no delta or z against the paper's number"
+
+
+def error_verdict(
+    delta,
+    tolerance,
+    ours_std,
+    n_runs,
+    published_std=None,
+    n_published=None,
+    *,
+    budget_ratio=None,
+    headline=False,
+    not_reproducible=False,
+) -> str:
+    """:func:`verdict` of one compared mean error, ``z`` from both spreads (:func:`z_score`).
+
+    ``headline=True``: the row is a selective sampler's headline run; if its label count misses
+    the published by more than :data:`QUERY_BUDGET`, it is a ``diagnostic`` (the headline error is
+    then judged on a run at the published budget). The per-experiment tables and the scorecard
+    share this rule, so their verdicts agree.
+
+    >>> error_verdict(0.001, 0.015, 0.002, 20, 0.002, 20), error_verdict(0.002, 0.015, 0.001, 20)
+    ('reproduced', 'close')
+    >>> error_verdict(0.002, 0.015, 0.002, 20, budget_ratio=1.5, headline=True)
+    'diagnostic'
+    """
+    if headline and budget_ratio is not None and abs(budget_ratio - 1.0) > QUERY_BUDGET:
+        return "diagnostic"
+    z = z_score(delta, ours_std, n_runs, published_std, n_published)
+    if not_reproducible and _finite(delta) and abs(delta) <= tolerance:
+        not_reproducible = False  # a run within tolerance is evidence against it
+    return verdict(delta, tolerance, z=z, budget_ratio=budget_ratio, not_reproducible=not_reproducible)
 
 
 def claim_row(paper, item, dataset, holds, *, method="-", ours=None, note="", quantity="claim") -> dict:

@@ -10,14 +10,18 @@ import platform
 import time
 from dataclasses import dataclass
 
+from ..collection import scorecard
+
 __all__ = [
     "IMDB_PAPER_NAME",
     "N_JOBS",
+    "N_PUBLISHED",
     "PROFILES",
     "STAND_IN",
     "ProfileProtocol",
     "cpu_model",
     "is_smoke",
+    "judge_at_budget",
     "machine_note",
     "run_time_note",
     "span",
@@ -41,6 +45,8 @@ def is_smoke(profile: str) -> bool:
 
 #: Worker processes for the papers' sweeps (each with one BLAS thread: the same seed gives the same numbers).
 N_JOBS = 2
+
+N_PUBLISHED = 20  #: gu2013 and yang2016 average their published errors over 20 random orders
 
 STAND_IN = "citeseer"  #: stands in for IMDB (not available to us) in gu2013's and yang2016's tables
 #: Our data set -> the paper's name (CiteSeer is compared with nothing: it stands in for IMDB).
@@ -92,3 +98,30 @@ def machine_note() -> str:
         f"machine: {platform.platform()}, CPU {cpu_model()}, {os.cpu_count()} logical cores, "
         f"load average {load:.2f}, python {platform.python_version()}"
     )
+
+
+def judge_at_budget(at, tolerance, published_std, own_ratio=None):
+    """An at-the-published-budget table with the scorecard's ``verdict`` and each row's ``role``.
+
+    ``at``: one row per (dataset, method) with ``published``, ``ours``, ``ours std``, ``orders``,
+    ``#queried`` and ``published #queried``; ``tolerance``, ``published_std``: per row; ``own_ratio``:
+    per row, the headline run's label count over the published. Where that count misses the
+    published by more than 25 %, this run is the headline error verdict (the headline run is the
+    ``error@tuned`` diagnostic); elsewhere it is a check beside the headline run.
+    """
+    out = at.copy()
+    ratio = out["#queried"] / out["published #queried"]
+    out["verdict"] = [
+        scorecard.error_verdict(o - p, t, s, n, ps, N_PUBLISHED, budget_ratio=r)
+        for o, p, t, s, n, ps, r in zip(out.ours, out.published, tolerance, out["ours std"], out.orders,
+                                        published_std, ratio, strict=True)
+    ]  # fmt: skip
+    if own_ratio is None:
+        return out
+    out["role"] = [
+        f"headline error (its tuned count is {r - 1:+.0%} from the published; that run: error@tuned)"
+        if abs(r - 1) > scorecard.QUERY_BUDGET
+        else "check (its tuned count is within 25 % of the published: that run is the headline)"
+        for r in own_ratio
+    ]
+    return out

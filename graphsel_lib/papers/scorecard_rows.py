@@ -27,8 +27,8 @@ from .._atomic import atomic_write
 from ..collection import scorecard, tables
 from ..paths import figures_dir
 from . import census as census_rows
+from . import common, gpa_multiclass
 from . import gaertner2005_table1 as gaertner_t1
-from . import gpa_multiclass
 from . import herbster2006 as herbster
 from .score_data import NAMES, num, pm
 
@@ -42,7 +42,7 @@ __all__ = [
     "reading_sensitivity",
 ]
 
-N_PUBLISHED = 20  # gu2013 and yang2016 average over 20 random orders
+N_PUBLISHED = common.N_PUBLISHED  # gu2013 and yang2016 average over 20 random orders
 NAN = float("nan")
 #: A time ratio is within tolerance at this share of the published ratio (machines differ, ratios less so).
 TIME_SHARE = 0.5
@@ -140,7 +140,7 @@ class Card:
 
 
 #: The words every stand-in row and paragraph uses (one phrase, so no table says "differs" for one).
-STAND_IN_WORDS = "stand-in: a replication on other data, no delta or z against the paper's number"
+STAND_IN_WORDS = scorecard.STAND_IN_WORDS
 
 
 def _stand_in_rows(card, paper, item, table, published_of, methods):
