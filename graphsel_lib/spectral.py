@@ -43,8 +43,9 @@ Eigensolver, chosen by size (``method="auto"``):
   same stopping rule and checks) with a degree-4 Chebyshev polynomial in
   ``D^{-1}L`` as preconditioner, leaner dense algebra and sparse products on
   every core (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(10^4, avg_degree=10)``,
-  d = 100: 39 iterations against 53 and 1.7x faster than ``"lobpcg-jacobi"``, side
-  by side (``benchmarks/bench_spectral.py``). Chosen above 2·10^5 nodes, and above
+  d = 100, 2 threads: 39 iterations against 53, 165 s against 249 s for
+  ``"lobpcg-jacobi"`` (1.5x; shift-invert 82 s at that size), measured side by side
+  on a shared machine (``benchmarks/bench_spectral.py``, 2026-11-28). Chosen above 2·10^5 nodes, and above
   2·10^4 nodes when the mean number of neighbours is ≥ 15 (random-like:
   ``benchmarks/study_embedding_scale.py``, ``benchmarks/bench_scale.py``).
 * ``"lobpcg"`` — scipy's LOBPCG preconditioned by smoothed-aggregation
