@@ -49,7 +49,8 @@ def test_the_whole_sweep_tiny(figures, monkeypatch):
     sc.warm_up(gen, emb, 0)
     assert "bytes per further round" in sc.traced_prefix_check(gen, "smoke", 0)
     scl = sc.per_round(gen, emb, 0, verbose=False)
-    assert len(scl.results) == 2 * (len(sc.PUSH) + len(sc.SPECTRAL)) and scl.real.empty
+    assert len(scl.results) == 2 * (len(sc.PUSH) + len(sc.TREE) + len(sc.SPECTRAL)) and scl.real.empty
+    assert set(scl.results.learner) >= {"WTA", "SSLGC"}
     scl.write()
     assert (figures / "44_scaling_online_learning.csv").is_file() and "compiled round loop" in scl.reading()
     plt.close(sc.draw_scaling(scl))

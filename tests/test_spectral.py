@@ -278,7 +278,7 @@ def test_lobpcg_jacobi_probe_on_large_graphs(monkeypatch):
     S = _pendant_graph()
     w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
     with pytest.warns(gs.SplitEigenvalueWarning, match="at least 8 copies; 7 kept"):
-        emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
+        emb = gs.spectral_embedding(S, 8, method="lobpcg-jacobi", cache=False)
     assert emb.method == "lobpcg-jacobi" and emb.info["check"] == "probe"
     np.testing.assert_allclose(emb.eigenvalues, w[1:9], atol=1e-8)
     assert emb.info["probe_min"] >= emb.eigenvalues[-1] - 1e-8
@@ -305,8 +305,8 @@ def test_auto_rule_by_size():
     assert _choose_method(19_717, 100, 4.5) == "shift-invert"  # PubMed
     assert _choose_method(19_999, 100, 18.1) == "shift-invert"  # sbm at 2·10^4: unchanged up to there
     assert _choose_method(75_877, 100, 10.7) == "shift-invert"  # Epinions: sparse enough for the LU
-    assert _choose_method(99_984, 100, 19.2) == "lobpcg-jacobi"  # sbm at 10^5: random-like
-    assert _choose_method(1_000_000, 100, 5.0) == "lobpcg-jacobi"  # too large for an LU
+    assert _choose_method(99_984, 100, 19.2) == "lobpcg-chebyshev"  # sbm at 10^5: random-like
+    assert _choose_method(1_000_000, 100, 5.0) == "lobpcg-chebyshev"  # too large for an LU
 
 
 def test_unknown_method_raises():
@@ -522,3 +522,99 @@ def test_canonical_basis_refuses_nan_and_non_orthonormal_input():
     skew[:, 1] += 0.1 * skew[:, 0]
     with pytest.raises(ValueError, match="orthonormal columns"):
         canonical_basis(w, skew)
+
+
+# --------------------------------------------------------------------------- lobpcg-chebyshev
+def test_spmm_matches_scipy():
+    from graphsel_lib.blockeig import spmm
+
+    rng = np.random.default_rng(3)
+    A = sp.random(300, 300, density=0.02, random_state=3, format="csr")
+    X = rng.standard_normal((300, 7))
+    np.testing.assert_allclose(spmm(A, X), A @ X, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(spmm(A, np.asfortranarray(X)), A @ X, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="shape"):
+        spmm(A, X[:-1])
+
+
+def test_chebyshev_jacobi_preconditioner_is_symmetric_positive_definite():
+    """T = p_m(D⁻¹L) D⁻¹ is a fixed SPD operator on the complement of 1; m = 0 is D⁻¹."""
+    from graphsel_lib.blockeig import chebyshev_jacobi
+
+    rng = np.random.default_rng(5)
+    L = gs.laplacian(random_connected_graph(rng, 120, p=0.05)).tocsr()
+    n = L.shape[0]
+    np.testing.assert_allclose(chebyshev_jacobi(L, 0)(np.eye(n)), np.diag(1 / L.diagonal()), rtol=1e-6)
+    for m in (2, 4, 9):
+        T = chebyshev_jacobi(L, m, dtype=np.float64)(np.eye(n))
+        np.testing.assert_allclose(T, T.T, atol=1e-10)
+        Q = np.linalg.qr(np.hstack([np.ones((n, 1)), rng.standard_normal((n, n - 1))]))[0][:, 1:]
+        assert np.linalg.eigvalsh(Q.T @ T @ Q).min() > 0
+    with pytest.raises(ValueError, match="0 < a < b"):
+        chebyshev_jacobi(L, 3, a=3.0)
+
+
+def test_lobpcg_chebyshev_agrees_with_dense():
+    rng = np.random.default_rng(7)
+    S = random_connected_graph(rng, 400, p=0.01)
+    dense = gs.spectral_embedding(S, 12, method="dense", cache=False)
+    other = gs.spectral_embedding(S, 12, method="lobpcg-chebyshev", cache=False)
+    assert other.method == "lobpcg-chebyshev" and other.info["check"] == "inertia"
+    np.testing.assert_allclose(other.eigenvalues, dense.eigenvalues, atol=1e-8)
+    np.testing.assert_allclose(other.eigenvectors, dense.eigenvectors, atol=1e-6)  # the canonical basis
+    np.testing.assert_allclose(other.eigenvectors.T @ other.eigenvectors, np.eye(12), atol=1e-12)
+
+
+def test_lobpcg_chebyshev_finds_repeated_eigenvalues_and_is_deterministic():
+    S = _pendant_graph()
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    d = int(np.searchsorted(w, 1.0 + 1e-6)) + 2  # cut just above the 38 copies of 1
+    emb = gs.spectral_embedding(S, d, method="lobpcg-chebyshev", cache=False)
+    np.testing.assert_allclose(emb.eigenvalues, w[1 : d + 1], atol=1e-8)
+    with pytest.warns(gs.SplitEigenvalueWarning):  # rank 10 keeps 9 of the 38 copies of 1
+        a = gs.spectral_embedding(S, 10, method="lobpcg-chebyshev", cache=False)
+        b = gs.spectral_embedding(S, 10, method="dense", cache=False)
+    np.testing.assert_allclose(a.eigenvectors, b.eigenvectors, atol=1e-6)  # the same canonical choice
+
+
+def test_lobpcg_chebyshev_probe_and_auto_choice_on_large_graphs(monkeypatch):
+    """Above INERTIA_MAX_NODES the complement probe checks it, as for lobpcg-jacobi; "auto" picks it."""
+    from graphsel_lib import spectral
+
+    monkeypatch.setattr(spectral, "SMALL_NODES", 10)
+    monkeypatch.setattr(spectral, "SHIFT_INVERT_MAX_NODES", 100)
+    monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 100)
+    S = _pendant_graph()
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    with pytest.warns(gs.SplitEigenvalueWarning, match="at least 8 copies; 7 kept"):
+        emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
+    assert emb.method == "lobpcg-chebyshev" and emb.info["check"] == "probe"
+    np.testing.assert_allclose(emb.eigenvalues, w[1:9], atol=1e-8)
+
+
+def test_cache_is_keyed_by_method(tmp_path):
+    """A cached result of one block method is never returned for the other."""
+    rng = np.random.default_rng(7)
+    S = random_connected_graph(rng, 400, p=0.01)
+    a = gs.spectral_embedding(S, 12, method="lobpcg-chebyshev", cache_dir=tmp_path)
+    b = gs.spectral_embedding(S, 12, method="lobpcg-jacobi", cache_dir=tmp_path)
+    assert "iterations" in b.info and b.method == "lobpcg-jacobi"  # computed, not read from a's file
+    assert len(list(tmp_path.glob("*_lobpcg-chebyshev.npz"))) == 1
+    assert len(list(tmp_path.glob("*_lobpcg-jacobi.npz"))) == 1
+    hit = gs.spectral_embedding(S, 12, method="lobpcg-chebyshev", cache_dir=tmp_path)
+    assert "iterations" not in hit.info and hit.method == "lobpcg-chebyshev"
+    np.testing.assert_array_equal(hit.eigenvectors, a.eigenvectors)
+
+
+@pytest.mark.slow
+def test_lobpcg_chebyshev_matches_shift_invert_on_a_10k_node_sbm():
+    """The new solver's eigenvalues equal shift-invert's to 1e-8 relative on datasets.sbm(10^4, avg_degree=10)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", gs.DataWarning)
+        g = gs.datasets.sbm(10_000, n_blocks=10, avg_degree=10, mixing=0.2, seed=0)
+    L = gs.laplacian(g.adjacency)
+    si = gs.spectral_embedding(g.adjacency, 100, method="shift-invert", cache=False)
+    ch = gs.spectral_embedding(g.adjacency, 100, method="lobpcg-chebyshev", cache=False)
+    np.testing.assert_allclose(ch.eigenvalues, si.eigenvalues, rtol=1e-8)
+    V, lam = ch.eigenvectors, ch.eigenvalues
+    assert np.max(np.linalg.norm(L @ V - V * lam, axis=0) / lam) <= 1e-6
