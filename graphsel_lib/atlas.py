@@ -34,7 +34,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import bounds
 from . import experiments as ex
 from ._validation import DataWarning
 from .active import EER, S2, RandomPool, run_pool
@@ -55,6 +54,7 @@ from .online import (
     run,
 )
 from .spectral import add_bias, spectral_embedding
+from .theory.trees import tree_and_line_cuts, wta_mistake_bound
 from .transductive import harmonic, predict
 
 __all__ = [
@@ -379,9 +379,9 @@ def wta_bound_runs(S, labels, n_runs, seed=0):
     for k, (order, s) in enumerate(zip(orders, ex.order_seeds(n_runs, seed), strict=True)):
         w = WTA(S, seed=s)
         trace = run(w, node_ids(n), y, order=order)
-        cuts = bounds.tree_and_line_cuts(w.trees[0], w.lines[0], y)
+        cuts = tree_and_line_cuts(w.trees[0], w.lines[0], y)
         rows.append({"run": k, "mistakes": trace.n_mistakes, "tree cut": cuts["tree"], "line cut": cuts["line"],
-                     "bound": bounds.wta_mistake_bound(w.lines[0], y)})  # fmt: skip
+                     "bound": wta_mistake_bound(w.lines[0], y)})  # fmt: skip
     return pd.DataFrame(rows)
 
 

@@ -1,10 +1,13 @@
-"""Graphs, input validation and Laplacians.
+"""Graphs, input validation, Laplacians and graph quantities.
 
 Notation follows gu2013 Sec. 3 and the Herbster–Pontil slides: ``S`` is the
 symmetric non-negative weight matrix of an undirected graph, ``D`` the diagonal
 degree matrix and ``L = D - S`` the combinatorial Laplacian, so that
 
     f^T L f = 1/2 * sum_ij S_ij (f_i - f_j)^2.
+
+Graph quantities of the bounds: :func:`eccentricity` ``ρ_t``, :func:`kernel_diagonal`
+``K_tt = (L^+)_tt`` and :func:`effective_resistance` ``r(i, j)``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 from scipy.sparse import csgraph
 
 from ._validation import (
@@ -48,6 +52,9 @@ __all__ = [
     "random_connected_graph",
     "random_family_graph",
     "with_random_weights",
+    "eccentricity",
+    "kernel_diagonal",
+    "effective_resistance",
 ]
 
 
@@ -979,3 +986,72 @@ class Graph:
         nx.set_node_attributes(G, {i: int(c) for i, c in enumerate(self.labels) if c != UNLABELLED}, "label")
         G.name = self.name
         return G
+
+
+# --------------------------------------------------------------------------- graph quantities
+def eccentricity(S, *, lengths="hops", chunk=512) -> np.ndarray:
+    """Eccentricity ``ρ_t = max_q dist(t, q)`` of every node.
+
+    ``lengths="hops"`` counts edges (the slides' definition, unweighted);
+    ``lengths="resistance"`` gives edge ``(i, j)`` the length ``1/S_ij``, the
+    series resistance of a path, which makes the bound ``K_tt ≤ ρ_t`` hold on
+    weighted graphs too (Cauchy–Schwarz along the path; equal to "hops" when
+    all weights are 1). Computed by breadth-first / Dijkstra searches in chunks
+    of ``chunk`` sources (memory ``O(chunk · n)``).
+    """
+    S = check_adjacency(S, require_connected=True)
+    S.setdiag(0)
+    S.eliminate_zeros()
+    if lengths == "hops":
+        G, unweighted = S, True
+    elif lengths == "resistance":
+        G = S.copy()
+        G.data = 1.0 / G.data
+        unweighted = False
+    else:
+        raise ValueError(f"lengths must be 'hops' or 'resistance', got {lengths!r}")
+    n = S.shape[0]
+    ecc = np.empty(n)
+    for start in range(0, n, chunk):
+        idx = np.arange(start, min(n, start + chunk))
+        dist = csgraph.shortest_path(G, directed=False, unweighted=unweighted, indices=idx)
+        ecc[idx] = dist.max(axis=1)
+    return ecc
+
+
+def kernel_diagonal(S) -> np.ndarray:
+    """Exact ``K_tt = (L^+)_tt`` (dense pseudo-inverse: small graphs)."""
+    return np.diag(laplacian_pinv(S)).copy()
+
+
+def effective_resistance(S, pairs=None):
+    """Effective resistance ``r(i, j) = K_ii + K_jj - 2 K_ij`` with ``K = L^+``.
+
+    ``pairs=None`` returns the dense n × n matrix (small graphs). Otherwise
+    ``pairs`` is an (m, 2) array of node indices and the m resistances are
+    computed from one sparse factorisation of the grounded Laplacian (node
+    ``n-1`` removed): ``r(i, j) = (e_i - e_j)^T L_g^{-1} (e_i - e_j)``.
+    """
+    S = check_adjacency(S, require_connected=True)
+    n = S.shape[0]
+    if pairs is None:
+        K = laplacian_pinv(S)
+        dg = np.diag(K)
+        return dg[:, None] + dg[None, :] - 2 * K
+    pairs = np.asarray(pairs)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"pairs must have shape (m, 2), got {pairs.shape}")
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
+        raise ValueError(f"pair indices must be in 0..{n - 1}")
+    if n == 1:
+        return np.zeros(len(pairs))
+    Lg = laplacian(S)[: n - 1, : n - 1].tocsc()
+    lu = spla.splu(Lg, permc_spec="MMD_AT_PLUS_A")
+    out = np.empty(len(pairs))
+    for k, (i, j) in enumerate(pairs):
+        b = np.zeros(n)
+        b[i] += 1.0
+        b[j] -= 1.0
+        x = lu.solve(b[: n - 1])
+        out[k] = b[: n - 1] @ x
+    return out

@@ -12,7 +12,7 @@ import scipy.sparse as sp  # noqa: E402
 from scipy.sparse import csgraph  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
-from graphsel_lib import bounds, graph  # noqa: E402
+from graphsel_lib import graph  # noqa: E402
 from graphsel_lib.collection import plotting  # noqa: E402
 
 
@@ -89,11 +89,11 @@ def test_with_random_weights_keeps_the_edges_and_draws_symmetric_weights():
 # --------------------------------------------------------------------------- bounds.py
 def _tightness(S):
     K = gs.laplacian_pinv(S)
-    R = bounds.effective_resistance(S)
-    lam2 = bounds.algebraic_connectivity(S)
-    rho = bounds.eccentricity(S)
-    return bounds.kernel_bound_tightness(
-        np.diag(K), bounds.kernel_diagonal_bound(S), R.max(axis=1), 1 / lam2, rho
+    R = gs.graph.effective_resistance(S)
+    lam2 = gs.theory.algebraic_connectivity(S)
+    rho = gs.graph.eccentricity(S)
+    return gs.course.kernel_bound_tightness(
+        np.diag(K), gs.theory.kernel_diagonal_bound(S), R.max(axis=1), 1 / lam2, rho
     )
 
 
@@ -114,18 +114,18 @@ def test_kernel_bound_tightness_on_a_cycle_and_by_hand():
     lam2 = 2 - 2 * np.cos(2 * np.pi / 10)
     assert row["1/lambda_2 binds"] == float(1 / lam2 < 5)
     # the shares count strict inequalities with a relative margin
-    r = bounds.kernel_bound_tightness([1.0, 1.0], [2.0, 2.0], [2.0, 1.0], 3.0, [3.0, 4.0])
+    r = gs.course.kernel_bound_tightness([1.0, 1.0], [2.0, 2.0], [2.0, 1.0], 3.0, [3.0, 4.0])
     assert r == {"max K_tt / bound": 0.5, "mean K_tt / bound": 0.5, "1/lambda_2 binds": 0.5,
                  "mean K_tt / max_q r": 0.75, "resistance tighter": 0.5}  # fmt: skip
 
 
 def test_kernel_bound_table_groups_in_order_of_appearance():
     rows = [
-        {"family": "b", "n": 5} | bounds.kernel_bound_tightness([1.0], [2.0], [1.5], 2.0, [3.0]),
-        {"family": "a", "n": 9} | bounds.kernel_bound_tightness([1.0], [4.0], [3.0], 4.0, [4.0]),
-        {"family": "b", "n": 7} | bounds.kernel_bound_tightness([1.0], [1.0], [2.0], 1.0, [1.0]),
+        {"family": "b", "n": 5} | gs.course.kernel_bound_tightness([1.0], [2.0], [1.5], 2.0, [3.0]),
+        {"family": "a", "n": 9} | gs.course.kernel_bound_tightness([1.0], [4.0], [3.0], 4.0, [4.0]),
+        {"family": "b", "n": 7} | gs.course.kernel_bound_tightness([1.0], [1.0], [2.0], 1.0, [1.0]),
     ]
-    t = bounds.kernel_bound_table(rows)
+    t = gs.course.kernel_bound_table(rows)
     assert list(t["family"]) == ["b", "a"]
     b = t.iloc[0]
     assert (b["graphs"], b["min nodes"], b["max nodes"]) == (2, 5, 7)
@@ -140,7 +140,7 @@ def test_low_rank_kernel_errors_measure_one_over_sigma_d_plus_1():
     emb = gs.spectral_embedding(S, n - 1, cache=False)
     K = gs.laplacian_pinv(S)
     with gs.spectral.any_basis():
-        t = bounds.low_rank_kernel_errors(emb, K, [1, 3, n - 2], rng=np.random.default_rng(0))
+        t = gs.course.low_rank_kernel_errors(emb, K, [1, 3, n - 2], rng=np.random.default_rng(0))
     assert np.allclose(t["||L+ - L_d+||_2 (Lanczos)"], 1 / emb.eigenvalues[[1, 3, n - 2]], rtol=1e-6)
     assert np.all(np.diff(t["share of tr L+ kept"]) > 0) and t["share of tr L+ kept"].iloc[-1] < 1
     assert np.all(t["max_t K_tt - ||m_t||^2"] >= -1e-12)
@@ -196,8 +196,8 @@ def test_kernel_bound_panels_one_panel_per_graph_and_every_series_in_the_legend(
     panels = []
     for name, G in (("path", nx.path_graph(12)), ("cycle", nx.cycle_graph(12)), ("star", nx.star_graph(6))):
         S = _adj(G)
-        R = bounds.effective_resistance(S)
-        panels.append((name, bounds.kernel_diagonal(S), bounds.kernel_diagonal_bound(S), R.max(axis=1)))
+        R = gs.graph.effective_resistance(S)
+        panels.append((name, gs.graph.kernel_diagonal(S), gs.theory.kernel_diagonal_bound(S), R.max(axis=1)))
     panels.append(("no resistance", panels[0][1], panels[0][2], None))
     panels.append(("fifth", panels[1][1], panels[1][2], panels[1][3]))
     fig = plotting.kernel_bound_panels(panels, ncols=4)

@@ -32,12 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent / "graphsel_lib"
 LIB = "graphsel_lib"
 
 ALGORITHM_LAYER = (
-    "graph", "readers", "spectral", "bounds", "knn", "online", "transductive", "datasets",
+    "graph", "readers", "spectral", "knn", "online", "transductive", "datasets",
     "_validation", "_atomic", "paths",
 )  # fmt: skip
 #: ``collection/`` holds the tooling; ``reproduce`` and ``book`` are the two ``python -m`` entry points into it.
 COLLECTION_TOOLING = ("collection", "reproduce", "book", "papers")
 WORKFLOWS = ("experiments", "partial_labels", "label")
+#: The theorem evaluators: above the algorithms (they run the learners), below the course and the papers.
+THEORY = ("theory",)
 #: The course's content (checks, quizzes, exercises): above the algorithms, below the tooling that renders it.
 COURSE = ("course",)
 SHARED_PRIVATE = ("graphsel_lib._validation", "graphsel_lib._atomic")
@@ -138,8 +140,10 @@ def _violations():
             elif target in PACKAGES and module != target and module.startswith(target + "."):
                 found[key] = f"{where}: upward import of the package {target}"
             # (b) layers
-            if _in(module, ALGORITHM_LAYER) and _in(target, COLLECTION_TOOLING + WORKFLOWS + COURSE):
+            if _in(module, ALGORITHM_LAYER) and _in(target, COLLECTION_TOOLING + WORKFLOWS + COURSE + THEORY):
                 found[key] = f"{where}: the algorithm layer imports {target}"
+            if _in(module, THEORY) and _in(target, COLLECTION_TOOLING + WORKFLOWS + COURSE):
+                found[key] = f"{where}: the theory imports {target}"
             if _in(module, COURSE) and _in(target, COLLECTION_TOOLING + WORKFLOWS):
                 found[key] = f"{where}: the course content imports the tooling {target}"
             # (c) private names across subpackages
@@ -223,7 +227,9 @@ def test_layers_and_private_names():
         (f"{LIB}.spectral", f"{LIB}.collection.tables", "latex_table"),  # layers
         (f"{LIB}.graph", f"{LIB}.experiments", None),  # layers: a workflow
         (f"{LIB}.experiments", f"{LIB}.online._params", "learner_params"),  # a private module of online
-        (f"{LIB}.bounds", f"{LIB}.transductive._common", "one_hot"),
+        (f"{LIB}.theory.gu2013", f"{LIB}.transductive._common", "one_hot"),
+        (f"{LIB}.online.wta", f"{LIB}.theory.trees", "wta_mistake_bound"),  # layers: algorithms -> theory
+        (f"{LIB}.theory.trees", f"{LIB}.course.kernel", None),  # layers: theory -> course
         (
             f"{LIB}.knn",
             f"{LIB}.spectral",

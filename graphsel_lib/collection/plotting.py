@@ -1217,7 +1217,7 @@ def graph_label(name: str) -> str:
 def perceptron_bound_figure(runs):
     """GPA's mistakes against the perceptron bounds (chapter 03 §2): (a) mistakes vs bound, (b) error vs class share.
 
-    ``runs`` holds the rows of :func:`graphsel_lib.bounds.perceptron_bound_runs`
+    ``runs`` holds the rows of :func:`graphsel_lib.course.perceptron_bound_runs`
     with a ``graph`` column (bias ``b = 1``). One colour and marker per graph;
     filled markers without the bias, open ones with it. Returns the figure.
     """
@@ -1256,7 +1256,7 @@ def perceptron_bound_figure(runs):
 def bias_experiment_figure(bias_runs, share, *, d="100"):
     """The bias feature on one-vs-rest learners (chapter 03 §4): binary error, multiclass error, per-class error.
 
-    ``bias_runs`` holds the rows of :func:`graphsel_lib.bounds.bias_feature_runs`;
+    ``bias_runs`` holds the rows of :func:`graphsel_lib.course.bias_feature_runs`;
     the rank ``d`` is shown. (a) and (b): the mean over the orders against
     ``b > 0`` (solid, one learner each) beside the value without the bias
     (dotted); (c): the class-``k``-vs-rest error against the class share
@@ -1306,7 +1306,7 @@ def bias_experiment_figure(bias_runs, share, *, d="100"):
 def noisy_bound_figure(noisy, rates, *, n_orders):
     """GPA with flipped labels against the slides' noisy-label bound (chapter 03 §5), one panel per graph.
 
-    ``noisy`` holds the rows of :func:`graphsel_lib.bounds.noisy_label_runs` with
+    ``noisy`` holds the rows of :func:`graphsel_lib.course.noisy_label_runs` with
     a ``graph`` column. Per rate: the mistakes of every run (dots, spread
     sideways by order) and their mean, the slides' bound with the measured
     ``|𝓜 ∩ 𝓜_u|`` (open squares) and its mean, the a-priori bound, the leading
