@@ -15,7 +15,7 @@ from scipy.stats import chi2
 
 import graphsel_lib as gs
 from conftest import random_connected_graph
-from graphsel_lib import atlas
+from graphsel_lib.course import atlas
 from graphsel_lib.graph import cut_size
 from graphsel_lib.online.wta import random_spanning_tree, tree_line
 

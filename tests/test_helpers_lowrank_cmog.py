@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 import graphsel_lib as gs  # noqa: E402
 from conftest import random_connected_graph  # noqa: E402
 from graphsel_lib.collection import plotting  # noqa: E402
+from graphsel_lib.course import figures
 
 
 @pytest.fixture(autouse=True)
@@ -116,7 +117,7 @@ def test_cmog_theorem1_table_row_names_every_column():
 
 def test_theorem1_terms_figure_draws_every_term(tmp_path):
     hs = np.logspace(-3, 2, 50)
-    fig = plotting.theorem1_terms_figure(hs, 100.0, 40.0, 30.0, mistakes=60, T=200, title="test")
+    fig = figures.theorem1_terms_figure(hs, 100.0, 40.0, 30.0, mistakes=60, T=200, title="test")
     ax = fig.axes[0]
     labels = [h.get_label() for h in ax.get_legend_handles_labels()[0]]
     assert len(labels) == 6 and "bound (sum)" in labels and "$T$ = 200" in labels
@@ -135,7 +136,7 @@ def test_cumulative_error_panels_rates_offsets_and_legend():
         "one": dict(color="C0", ls="-", marker="o", lw=3),
         "two": dict(color="C1", ls=":", marker="s", offset=1.6),
     }
-    fig = plotting.cumulative_error_panels(
+    fig = figures.cumulative_error_panels(
         panels, styles, published={"a": (0.3, "published")}, titles={"a": "A", "b": "B"}
     )
     ax_a, ax_b = fig.axes

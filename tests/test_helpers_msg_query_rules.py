@@ -8,6 +8,7 @@ import pytest
 import graphsel_lib as gs
 from conftest import dense_embedding, random_connected_graph, smooth_labels
 from graphsel_lib.collection import plotting
+from graphsel_lib.course import figures
 from graphsel_lib.online import BBQ, CMOG, MSG, BBQEps, run
 from graphsel_lib.online.cmog_msg import definition1_target
 
@@ -156,10 +157,10 @@ def _smallest_font(fig):
 
 
 def test_math_label():
-    assert plotting.math_label("BBQ, kappa=0.8") == r"BBQ, $\kappa$ = 0.8"
-    assert plotting.math_label("Random, p=0.319") == "Random, $p$ = 0.319"
-    assert plotting.math_label("MSG, 2h/(2h+Theta)") == r"MSG, 2h/(2h+$\Theta$)"
-    assert plotting.math_label("DGS") == "DGS"
+    assert figures.math_label("BBQ, kappa=0.8") == r"BBQ, $\kappa$ = 0.8"
+    assert figures.math_label("Random, p=0.319") == "Random, $p$ = 0.319"
+    assert figures.math_label("MSG, 2h/(2h+Theta)") == r"MSG, 2h/(2h+$\Theta$)"
+    assert figures.math_label("DGS") == "DGS"
 
 
 def test_chapter_09_figures_have_readable_text(problem):
@@ -172,13 +173,13 @@ def test_chapter_09_figures_have_readable_text(problem):
         for i, h in enumerate([1e-3, 1e-2, 1e-1])
     ]
     sweep = pd.DataFrame(rows)
-    fig = plotting.msg_h_sweep_figure(sweep, ["MSG, 2h/(2h+Theta)", "other"], {"a": (0.2, 30), "b": (0.3, 40)},
+    fig = figures.msg_h_sweep_figure(sweep, ["MSG, 2h/(2h+Theta)", "other"], {"a": (0.2, 30), "b": (0.3, 40)},
                                       {"a": T, "b": T})  # fmt: skip
     assert _smallest_font(fig) >= 7
     tr = run(MSG(gamma=1.0, h=0.01), M, y, seed=0, record=gs.theory.MSG_RECORD)
-    assert _smallest_font(plotting.msg_query_anatomy_figure(tr, 3, title="toy")) >= 7
+    assert _smallest_font(figures.msg_query_anatomy_figure(tr, 3, title="toy")) >= 7
     curve = pd.DataFrame({"error": [0.3, 0.25], "query ratio": [0.2, 0.6]}, index=[1e-3, 1e-1])
-    fig = plotting.msg_tradeoff_figure(curve, 1e-1, tr, (0.2, 30), name="toy", n_nodes=T, n_orders=2)
+    fig = figures.msg_tradeoff_figure(curve, 1e-1, tr, (0.2, 30), name="toy", n_nodes=T, n_orders=2)
     assert _smallest_font(fig) >= 7
 
 
@@ -187,12 +188,12 @@ def test_chapter_10_figures_have_readable_text(problem):
     T = y.size
     stream = {m: run(L, M, y, seed=0) for m, L in
               {"BBQ, kappa=0.4": BBQ(kappa=0.4), "BBQ_eps, eps=0.3": BBQEps(eps=0.3)}.items()}  # fmt: skip
-    fig = plotting.query_raster_figure(stream, title="toy")
+    fig = figures.query_raster_figure(stream, title="toy")
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert all("kappa=" not in s and "eps=" not in s and r"\kappa" in labels[0] for s in labels)
     assert _smallest_font(fig) >= 7
     curves = {("a", m): np.linspace(1, 0.5, T) for m in ("BBQ, kappa=0.4", "DGS", "MSG, h=1e-3")}
-    fig = plotting.query_ratio_figure(curves, ["a"], {"a": T}, n_orders=2, light=("BBQ, kappa=0.4",))
+    fig = figures.query_ratio_figure(curves, ["a"], {"a": T}, n_orders=2, light=("BBQ, kappa=0.4",))
     assert _smallest_font(fig) >= 7
     table = pd.DataFrame(
         [
@@ -202,6 +203,6 @@ def test_chapter_10_figures_have_readable_text(problem):
         ]
     )
     streams = {("a", s): (np.linspace(0.5, 0.01, T), np.arange(1, T + 1) ** -0.4) for s in ("raw", "unit")}
-    fig = plotting.bbq_scaling_figure(streams, table, {"a": 30}, {"a": T}, name="a", kappa=0.4,
+    fig = figures.bbq_scaling_figure(streams, table, {"a": 30}, {"a": T}, name="a", kappa=0.4,
                                       scalings={"raw": "raw", "unit": "unit norm"})  # fmt: skip
     assert _smallest_font(fig) >= 7

@@ -10,6 +10,7 @@ import pytest  # noqa: E402
 import graphsel_lib as gs  # noqa: E402
 from conftest import dense_embedding, random_connected_graph  # noqa: E402
 from graphsel_lib.collection import plotting  # noqa: E402
+from graphsel_lib.course import figures
 
 
 def _labels(rng, n):
@@ -104,7 +105,7 @@ def test_vacuous_from_bad_input():
 
 
 def test_proxy_handles_styles():
-    hs = plotting.proxy_handles(
+    hs = figures.proxy_handles(
         [
             ("Cora", {"color": "#0072B2"}),
             ("bias", {"marker": "s"}),
@@ -126,7 +127,7 @@ def test_node_score_map_draws_every_node_and_rings_the_mistakes():
     edges = [(xy[i], xy[j]) for i, j in zip(ii, jj, strict=True) if i < j]
     scores = rng.standard_normal(g.n_nodes)
     fig, ax = plotting.subplots()
-    sc = plotting.node_score_map(ax, xy, edges, scores, y, class_names=g.class_names, mistakes=[0, 5, 7])
+    sc = figures.node_score_map(ax, xy, edges, scores, y, class_names=g.class_names, mistakes=[0, 5, 7])
     sizes = [len(c.get_offsets()) for c in ax.collections[1:]]
     assert sizes == [int((y == -1).sum()), int((y == 1).sum()), 3]
     assert sc.norm.vmin == -sc.norm.vmax == -np.abs(scores).max()  # symmetric: the colour's side is the sign

@@ -19,7 +19,8 @@ import pytest
 import graphsel_lib as gs
 import graphsel_lib.transductive as T
 from conftest import random_connected_graph
-from graphsel_lib.collection import plotting
+from graphsel_lib import course as C
+from graphsel_lib.course import figures
 
 
 def _graph(seed=0, n=14, p=0.25):
@@ -167,7 +168,7 @@ def test_llgc_form_deviations_every_form_is_llgc():
     n = S.shape[0]
     labels = np.arange(n) % 3
     sets = [np.array([0, 1, 2, 7]), np.array([3, 4, 5, 11, 12])]
-    dev = T.llgc_form_deviations(S, labels, sets, [0.01, 1.0], emb=emb, kernel=gs.laplacian_pinv(S))
+    dev = C.llgc_form_deviations(S, labels, sets, [0.01, 1.0], emb=emb, kernel=gs.laplacian_pinv(S))
     assert len(dev) == 2 * 2 * 3
     cols = [c for c in dev if c.startswith("dev ")]
     assert set(cols) == {
@@ -178,7 +179,7 @@ def test_llgc_form_deviations_every_form_is_llgc():
     assert np.allclose(dev["max |f* - ridge without mean|"], dev["mean label"].abs(), rtol=1e-6)
     assert dev["accuracy (unlabelled)"].between(0, 1).all()
     with pytest.raises(ValueError, match="n - 1"):
-        T.llgc_form_deviations(S, labels, sets, [1.0], emb=emb.truncate(5), kernel=gs.laplacian_pinv(S))
+        C.llgc_form_deviations(S, labels, sets, [1.0], emb=emb.truncate(5), kernel=gs.laplacian_pinv(S))
 
 
 def test_llgc_low_rank_ridge_equals_spectral_and_full_rank_is_llgc():
@@ -228,21 +229,21 @@ def test_chapter_03_figures_show_names_not_code_names():
         parts.append(
             gs.course.perceptron_bound_runs(emb.M, S, y, orders).assign(graph=name, **{"class": "x"})
         )
-    fig = plotting.perceptron_bound_figure(pd.concat(parts, ignore_index=True))
+    fig = figures.perceptron_bound_figure(pd.concat(parts, ignore_index=True))
     texts = _texts(fig)
     assert len(fig.axes) == 2 and 'digits "3 vs 8", no bias' in texts and "digits-3-8, no bias" not in texts
     plt.close(fig)
 
     f = np.where(np.arange(n) < 7, 1, -1)
     noisy = gs.course.noisy_label_runs(emb.M, S, f, [0.0, 0.2], orders, orders).assign(graph="digits-3-8")
-    fig = plotting.noisy_bound_figure(noisy, [0.0, 0.2], n_orders=3)
+    fig = figures.noisy_bound_figure(noisy, [0.0, 0.2], n_orders=3)
     assert any('digits "3 vs 8"' in t for t in _texts(fig)) and len(fig.legends[0].get_texts()) == 5
     plt.close(fig)
 
     labels = np.arange(n) % 2
     runs = gs.course.bias_feature_runs({100: emb.M}, labels, [("GPA", 100, b) for b in (0.0, 0.1, 1.0)], orders,
                                     learners={"GPA": gs.online.GPA}, n_classes=2)  # fmt: skip
-    fig = plotting.bias_experiment_figure(runs, np.bincount(labels) / n, d=100)
+    fig = figures.bias_experiment_figure(runs, np.bincount(labels) / n, d=100)
     texts = _texts(fig)
     assert len(fig.axes) == 3 and "GPA without bias (a, b)" in texts and "always 'rest' (c)" in texts
     plt.close(fig)
@@ -257,11 +258,9 @@ def test_chapter_04_figure():
             for d in (1, 5)
         ]
     )
-    fig = plotting.llgc_filter_figure(emb, low_rank, [0.1, 1.0], graph="cora", label_rate=0.1)
+    fig = figures.llgc_filter_figure(emb, low_rank, [0.1, 1.0], graph="cora", label_rate=0.1)
     texts = _texts(fig)
     assert len(fig.axes) == 2 and any("Cora" in t for t in texts) and not any("sigma_0" in t for t in texts)
     assert "exact LLGC, same colour (b)" in texts
     plt.close(fig)
-    assert (
-        plotting.graph_label("digits-3-8") == 'digits "3 vs 8"' and plotting.graph_label("other") == "other"
-    )
+    assert figures.graph_label("digits-3-8") == 'digits "3 vs 8"' and figures.graph_label("other") == "other"

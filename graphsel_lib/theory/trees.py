@@ -4,7 +4,7 @@
 force, small graphs); :func:`edge_in_tree_probability` (Kirchhoff: ``P(e ∈ T) = w_e R_e``),
 :func:`tree_edge_frequencies` (the same by Wilson's sampler), :func:`expected_tree_cut`;
 :func:`tree_and_line_cuts`, :func:`wta_mistake_bound` and :func:`wta_expected_mistake_bound`
-(the sweeps that run WTA and S² against these bounds are in :mod:`graphsel_lib.atlas`).
+(the sweeps that run WTA and S² against these bounds are in :mod:`graphsel_lib.course.atlas`).
 """
 
 from __future__ import annotations
