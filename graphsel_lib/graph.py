@@ -14,11 +14,22 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse import csgraph
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+
+    import networkx as nx
+    from numpy.typing import ArrayLike
+
+    #: A weight matrix as the functions take it: a dense array or a SciPy sparse matrix, (n, n).
+    Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray
 
 from ._validation import (
     UNLABELLED,
@@ -59,7 +70,9 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- validation
-def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
+def check_adjacency(
+    S: Adjacency, *, require_connected: bool = False, name: str = "S", tol: float = 1e-10
+) -> sp.csr_matrix:
     """Validate a weight matrix and return it as a CSR float64 matrix (a copy).
 
     Parameters
@@ -97,7 +110,7 @@ def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
     return S
 
 
-def check_labels(y, n, *, n_classes=None, name="labels"):
+def check_labels(y: ArrayLike, n: int, *, n_classes: int | None = None, name: str = "labels") -> np.ndarray:
     """Validate ground-truth class labels: an int array of length ``n`` with values in ``0..K-1``.
 
     Every node needs a label here: the library's marks of an unlabelled node
@@ -113,12 +126,12 @@ def check_labels(y, n, *, n_classes=None, name="labels"):
     return check_class_labels(y, n, n_classes=n_classes, name=name, require_all=True)
 
 
-def n_components(S):
+def n_components(S: Adjacency) -> int:
     """Number of connected components of the undirected graph ``S``."""
     return csgraph.connected_components(S, directed=False)[0]
 
 
-def largest_connected_component(S):
+def largest_connected_component(S: Adjacency) -> np.ndarray:
     """Indices (sorted) of the nodes in the largest connected component of ``S``.
 
     Ties between equally large components go to the one holding the smallest
@@ -132,7 +145,7 @@ def largest_connected_component(S):
     return np.flatnonzero(comp == keep)
 
 
-def bfs_ball(S, size, *, root):
+def bfs_ball(S: Adjacency, size: int, *, root: int) -> np.ndarray:
     """The first ``size`` nodes (sorted) reached by breadth-first search from ``root``.
 
     Nested in ``size`` and connected (each node enters through an edge to an
@@ -159,7 +172,7 @@ def bfs_ball(S, size, *, root):
 
 
 # --------------------------------------------------------------------------- Laplacians
-def laplacian(S):
+def laplacian(S: Adjacency) -> sp.csr_matrix:
     """Combinatorial Laplacian ``L = D - S`` (sparse CSR), gu2013 Sec. 3.
 
     Self-loops cancel: they add the same amount to ``D`` and to ``S``.
@@ -177,7 +190,7 @@ def laplacian(S):
     return (sp.diags(deg) - S).tocsr()
 
 
-def normalized_laplacian(S):
+def normalized_laplacian(S: Adjacency) -> sp.csr_matrix:
     """Symmetric normalised Laplacian ``I - D^{-1/2} S D^{-1/2}`` (sparse CSR).
 
     Raises ``ValueError`` for isolated nodes (degree zero), where it is undefined.
@@ -193,7 +206,7 @@ def normalized_laplacian(S):
     return (sp.identity(n, format="csr") - dm @ S @ dm).tocsr()
 
 
-def laplacian_pinv(S, *, max_nodes=20_000):
+def laplacian_pinv(S: Adjacency, *, max_nodes: int = 20_000) -> np.ndarray:
     """Dense Moore–Penrose pseudo-inverse ``L^+`` of a connected graph.
 
     For a connected graph ``L^+ = (L + 11^T/n)^{-1} - 11^T/n`` (Herbster–Pontil):
@@ -210,7 +223,7 @@ def laplacian_pinv(S, *, max_nodes=20_000):
     return (P + P.T) / 2
 
 
-def cut_size(S, f):
+def cut_size(S: Adjacency, f: ArrayLike) -> float:
     """Total weight of the edges whose two ends carry different labels, Φ(f).
 
     ``f`` may be any labelling (±1, 0..K-1, strings). For ``f ∈ {-1,+1}^n``,
@@ -224,7 +237,7 @@ def cut_size(S, f):
     return float(C.data[f[C.row] != f[C.col]].sum())
 
 
-def cut_sizes_along(S, order):
+def cut_sizes_along(S: Adjacency, order: ArrayLike) -> np.ndarray:
     """Cut size ``Φ(f_k)`` of the labellings ``f_k`` that put ``+1`` on the first ``k`` nodes of ``order``.
 
     ``f_0 = -𝟙`` and ``f_n = +𝟙`` (both cut nothing); in between, ``Φ(f_k)``
@@ -246,7 +259,7 @@ def cut_sizes_along(S, order):
     return np.array(cuts)
 
 
-def fiedler_vector(S):
+def fiedler_vector(S: Adjacency) -> np.ndarray:
     """The unit eigenvector of ``λ_2`` of ``L = D - S`` (dense), signed so that node 0 is not positive.
 
     [Fiedler 1973]: thresholding it gives labellings with a small cut. Where
@@ -265,7 +278,9 @@ RANDOM_GRAPH_FAMILIES = (
 )  # fmt: skip
 
 
-def random_connected_graph(rng, n, p, *, weights=(0.1, 3.0)):
+def random_connected_graph(
+    rng: np.random.Generator, n: int, p: float, *, weights: tuple[float, float] | None = (0.1, 3.0)
+) -> sp.csr_matrix:
     """A connected random graph: a random spanning tree plus Erdős–Rényi edges ([Erdős & Rényi 1959]).
 
     The nodes of a random permutation are attached one by one to a uniformly
@@ -315,7 +330,9 @@ def _one_family_graph(family, rng, min_nodes, max_nodes):
     return G, nx.to_scipy_sparse_array(G, nodelist=range(G.number_of_nodes()), weight=None, format="csr")
 
 
-def random_family_graph(family, rng, *, min_nodes=5, max_nodes=80):
+def random_family_graph(
+    family: str, rng: np.random.Generator, *, min_nodes: int = 5, max_nodes: int = 80
+) -> tuple[nx.Graph, sp.csr_matrix]:
     """A connected unweighted graph of one of :data:`RANDOM_GRAPH_FAMILIES`, drawn with ``rng``.
 
     ``n`` is uniform in ``min_nodes..max_nodes``; Erdős–Rényi with edge
@@ -336,7 +353,9 @@ def random_family_graph(family, rng, *, min_nodes=5, max_nodes=80):
             return G, S
 
 
-def with_random_weights(S, rng, low=0.1, high=3.0):
+def with_random_weights(
+    S: Adjacency, rng: np.random.Generator, low: float = 0.1, high: float = 3.0
+) -> sp.csr_matrix:
     """The graph ``S`` with each edge weight redrawn uniformly in ``[low, high]`` (symmetric CSR).
 
     The weights are drawn in the order of the upper triangle's entries. With
@@ -626,7 +645,7 @@ class Graph:
     class_names: list = field(default_factory=list)
     name: str = "graph"
     features: object = None
-    node_ids: object = None
+    node_ids: np.ndarray | None = None
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -678,7 +697,7 @@ class Graph:
         """True when every node has a label (as the benchmark datasets do)."""
         return self.n_labelled == self.n_nodes
 
-    def require_labels(self, what):
+    def require_labels(self, what: str) -> np.ndarray:
         """Raise a ValueError naming ``what`` when some node is unlabelled; return ``labels`` otherwise."""
         if not self.fully_labelled:
             raise ValueError(
@@ -710,17 +729,17 @@ class Graph:
     @classmethod
     def from_adjacency(
         cls,
-        S,
-        labels,
+        S: Adjacency,
+        labels: ArrayLike,
         *,
-        class_names=None,
-        name="graph",
-        lcc=True,
-        symmetrize=False,
-        features=None,
-        node_ids=None,
-        info=None,
-    ):
+        class_names: Sequence[str] | None = None,
+        name: str = "graph",
+        lcc: bool | str = True,
+        symmetrize: bool = False,
+        features: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        node_ids: ArrayLike | None = None,
+        info: dict | None = None,
+    ) -> Graph | list[Graph]:
         """Build a Graph from a weight matrix, keeping (``lcc``) only its largest connected component.
 
         ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
@@ -806,7 +825,16 @@ class Graph:
         return cls(S.tocsr(), codes, names, name, features, node_ids, info)
 
     @classmethod
-    def from_edges(cls, edges, labels, *, weights=None, n_nodes=None, directed=False, **kwargs):
+    def from_edges(
+        cls,
+        edges: ArrayLike,
+        labels: ArrayLike,
+        *,
+        weights: ArrayLike | None = None,
+        n_nodes: int | None = None,
+        directed: bool = False,
+        **kwargs: Any,
+    ) -> Graph:
         """Build a Graph from an ``(m, 2)`` integer edge list and per-node labels.
 
         ``labels`` gives one entry per node (nodes ``0..len(labels)-1``, or
@@ -872,7 +900,15 @@ class Graph:
         return cls._from_adjacency(S, labels, stacklevel=3, **_adjacency_kwargs(kwargs))
 
     @classmethod
-    def read_csv(cls, edges_path, labels_path=None, *, weight=None, directed=False, **kwargs):
+    def read_csv(
+        cls,
+        edges_path: str | PathLike,
+        labels_path: str | PathLike | None = None,
+        *,
+        weight: str | None = None,
+        directed: bool = False,
+        **kwargs: Any,
+    ) -> Graph:
         """Read a Graph from an edge CSV (``source,target[,weight]``) and a label CSV (``node,label``).
 
         Both files need a header row (or pass ``header=False``: columns by
@@ -895,7 +931,9 @@ class Graph:
         return read_csv(edges_path, labels_path, weight=weight, directed=directed, graph_cls=cls, **kwargs)
 
     @classmethod
-    def read_csv_components(cls, edges_path, labels_path=None, **kwargs):
+    def read_csv_components(
+        cls, edges_path: str | PathLike, labels_path: str | PathLike | None = None, **kwargs: Any
+    ) -> list[Graph]:
         """Read every connected component of a CSV graph: a list of Graphs, largest first.
 
         As :meth:`read_csv`, but nothing is dropped for being outside the
@@ -911,7 +949,9 @@ class Graph:
         return read_csv(edges_path, labels_path, graph_cls=cls, lcc="split", **kwargs)
 
     @classmethod
-    def read_graphml(cls, path, label_attr="label", *, weight="weight", **kwargs):
+    def read_graphml(
+        cls, path: str | PathLike, label_attr: str = "label", *, weight: str | None = "weight", **kwargs: Any
+    ) -> Graph:
         """Read a Graph from a GraphML file through networkx (see :func:`graphsel_lib.readers.read_graphml`).
 
         Node ids are kept in ``node_ids``; nodes without ``label_attr`` are
@@ -923,7 +963,9 @@ class Graph:
         return read_graphml(path, label_attr, weight=weight, graph_cls=cls, **kwargs)
 
     @classmethod
-    def from_networkx(cls, G, label_attr="label", *, weight="weight", **kwargs):
+    def from_networkx(
+        cls, G: nx.Graph, label_attr: str = "label", *, weight: str | None = "weight", **kwargs: Any
+    ) -> Graph:
         """Build a Graph from a networkx graph whose nodes carry ``label_attr``.
 
         Directed graphs are rejected unless ``symmetrize=True`` is passed
@@ -978,7 +1020,7 @@ class Graph:
             kwargs["node_ids"] = node_ids
         return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
-    def to_networkx(self):
+    def to_networkx(self) -> nx.Graph:
         """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node."""
         import networkx as nx
 
@@ -989,7 +1031,7 @@ class Graph:
 
 
 # --------------------------------------------------------------------------- graph quantities
-def eccentricity(S, *, lengths="hops", chunk=512) -> np.ndarray:
+def eccentricity(S: Adjacency, *, lengths: str = "hops", chunk: int = 512) -> np.ndarray:
     """Eccentricity ``ρ_t = max_q dist(t, q)`` of every node.
 
     ``lengths="hops"`` counts edges (the slides' definition, unweighted);
@@ -1019,12 +1061,12 @@ def eccentricity(S, *, lengths="hops", chunk=512) -> np.ndarray:
     return ecc
 
 
-def kernel_diagonal(S) -> np.ndarray:
+def kernel_diagonal(S: Adjacency) -> np.ndarray:
     """Exact ``K_tt = (L^+)_tt`` (dense pseudo-inverse: small graphs)."""
     return np.diag(laplacian_pinv(S)).copy()
 
 
-def effective_resistance(S, pairs=None):
+def effective_resistance(S: Adjacency, pairs: ArrayLike | None = None) -> np.ndarray:
     """Effective resistance ``r(i, j) = K_ii + K_jj - 2 K_ij`` with ``K = L^+``.
 
     ``pairs=None`` returns the dense n × n matrix (small graphs). Otherwise
