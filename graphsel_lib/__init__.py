@@ -10,7 +10,7 @@ The public API::
 import importlib
 from importlib import metadata as _metadata
 
-from . import active, bounds, datasets, online, transductive
+from . import active, course, datasets, online, theory, transductive
 from ._validation import DataWarning
 from .about import show_versions
 from .collection import explore
@@ -36,9 +36,12 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - run from a source t
 
 
 def __getattr__(name):
-    """``gs.experiments`` is imported on first use: it needs pandas and joblib, the core does not."""
-    if name == "experiments":
-        return importlib.import_module(".experiments", __name__)
+    """``gs.experiments`` is imported on first use: it needs pandas and joblib, the core does not.
+
+    ``gs.bounds`` (deprecated: its contents moved to ``graph``, ``theory`` and ``course``) too.
+    """
+    if name in ("experiments", "bounds"):
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -49,7 +52,7 @@ __all__ = [
     "SpectralEmbedding",
     "add_bias",
     "bfs_ball",
-    "bounds",
+    "course",
     "knn_adjacency",
     "check_adjacency",
     "check_labels",
@@ -66,6 +69,7 @@ __all__ = [
     "online",
     "show_versions",
     "spectral_embedding",
+    "theory",
     "SplitEigenvalueWarning",
     "transductive",
 ]

@@ -1,20 +1,35 @@
-"""Graphs, input validation and Laplacians.
+"""Graphs, input validation, Laplacians and graph quantities.
 
 Notation follows gu2013 Sec. 3 and the Herbster–Pontil slides: ``S`` is the
 symmetric non-negative weight matrix of an undirected graph, ``D`` the diagonal
 degree matrix and ``L = D - S`` the combinatorial Laplacian, so that
 
     f^T L f = 1/2 * sum_ij S_ij (f_i - f_j)^2.
+
+Graph quantities of the bounds: :func:`eccentricity` ``ρ_t``, :func:`kernel_diagonal`
+``K_tt = (L^+)_tt`` and :func:`effective_resistance` ``r(i, j)``.
 """
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 from scipy.sparse import csgraph
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from os import PathLike
+
+    import networkx as nx
+    from numpy.typing import ArrayLike
+
+    #: A weight matrix as the functions take it: a dense array or a SciPy sparse matrix, (n, n).
+    Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray
 
 from ._validation import (
     UNLABELLED,
@@ -48,11 +63,16 @@ __all__ = [
     "random_connected_graph",
     "random_family_graph",
     "with_random_weights",
+    "eccentricity",
+    "kernel_diagonal",
+    "effective_resistance",
 ]
 
 
 # --------------------------------------------------------------------------- validation
-def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
+def check_adjacency(
+    S: Adjacency, *, require_connected: bool = False, name: str = "S", tol: float = 1e-10
+) -> sp.csr_matrix:
     """Validate a weight matrix and return it as a CSR float64 matrix (a copy).
 
     Parameters
@@ -90,7 +110,7 @@ def check_adjacency(S, *, require_connected=False, name="S", tol=1e-10):
     return S
 
 
-def check_labels(y, n, *, n_classes=None, name="labels"):
+def check_labels(y: ArrayLike, n: int, *, n_classes: int | None = None, name: str = "labels") -> np.ndarray:
     """Validate ground-truth class labels: an int array of length ``n`` with values in ``0..K-1``.
 
     Every node needs a label here: the library's marks of an unlabelled node
@@ -106,12 +126,12 @@ def check_labels(y, n, *, n_classes=None, name="labels"):
     return check_class_labels(y, n, n_classes=n_classes, name=name, require_all=True)
 
 
-def n_components(S):
+def n_components(S: Adjacency) -> int:
     """Number of connected components of the undirected graph ``S``."""
     return csgraph.connected_components(S, directed=False)[0]
 
 
-def largest_connected_component(S):
+def largest_connected_component(S: Adjacency) -> np.ndarray:
     """Indices (sorted) of the nodes in the largest connected component of ``S``.
 
     Ties between equally large components go to the one holding the smallest
@@ -125,7 +145,7 @@ def largest_connected_component(S):
     return np.flatnonzero(comp == keep)
 
 
-def bfs_ball(S, size, *, root):
+def bfs_ball(S: Adjacency, size: int, *, root: int) -> np.ndarray:
     """The first ``size`` nodes (sorted) reached by breadth-first search from ``root``.
 
     Nested in ``size`` and connected (each node enters through an edge to an
@@ -152,7 +172,7 @@ def bfs_ball(S, size, *, root):
 
 
 # --------------------------------------------------------------------------- Laplacians
-def laplacian(S):
+def laplacian(S: Adjacency) -> sp.csr_matrix:
     """Combinatorial Laplacian ``L = D - S`` (sparse CSR), gu2013 Sec. 3.
 
     Self-loops cancel: they add the same amount to ``D`` and to ``S``.
@@ -170,7 +190,7 @@ def laplacian(S):
     return (sp.diags(deg) - S).tocsr()
 
 
-def normalized_laplacian(S):
+def normalized_laplacian(S: Adjacency) -> sp.csr_matrix:
     """Symmetric normalised Laplacian ``I - D^{-1/2} S D^{-1/2}`` (sparse CSR).
 
     Raises ``ValueError`` for isolated nodes (degree zero), where it is undefined.
@@ -186,7 +206,7 @@ def normalized_laplacian(S):
     return (sp.identity(n, format="csr") - dm @ S @ dm).tocsr()
 
 
-def laplacian_pinv(S, *, max_nodes=20_000):
+def laplacian_pinv(S: Adjacency, *, max_nodes: int = 20_000) -> np.ndarray:
     """Dense Moore–Penrose pseudo-inverse ``L^+`` of a connected graph.
 
     For a connected graph ``L^+ = (L + 11^T/n)^{-1} - 11^T/n`` (Herbster–Pontil):
@@ -203,7 +223,7 @@ def laplacian_pinv(S, *, max_nodes=20_000):
     return (P + P.T) / 2
 
 
-def cut_size(S, f):
+def cut_size(S: Adjacency, f: ArrayLike) -> float:
     """Total weight of the edges whose two ends carry different labels, Φ(f).
 
     ``f`` may be any labelling (±1, 0..K-1, strings). For ``f ∈ {-1,+1}^n``,
@@ -217,7 +237,7 @@ def cut_size(S, f):
     return float(C.data[f[C.row] != f[C.col]].sum())
 
 
-def cut_sizes_along(S, order):
+def cut_sizes_along(S: Adjacency, order: ArrayLike) -> np.ndarray:
     """Cut size ``Φ(f_k)`` of the labellings ``f_k`` that put ``+1`` on the first ``k`` nodes of ``order``.
 
     ``f_0 = -𝟙`` and ``f_n = +𝟙`` (both cut nothing); in between, ``Φ(f_k)``
@@ -239,7 +259,7 @@ def cut_sizes_along(S, order):
     return np.array(cuts)
 
 
-def fiedler_vector(S):
+def fiedler_vector(S: Adjacency) -> np.ndarray:
     """The unit eigenvector of ``λ_2`` of ``L = D - S`` (dense), signed so that node 0 is not positive.
 
     [Fiedler 1973]: thresholding it gives labellings with a small cut. Where
@@ -258,7 +278,9 @@ RANDOM_GRAPH_FAMILIES = (
 )  # fmt: skip
 
 
-def random_connected_graph(rng, n, p, *, weights=(0.1, 3.0)):
+def random_connected_graph(
+    rng: np.random.Generator, n: int, p: float, *, weights: tuple[float, float] | None = (0.1, 3.0)
+) -> sp.csr_matrix:
     """A connected random graph: a random spanning tree plus Erdős–Rényi edges ([Erdős & Rényi 1959]).
 
     The nodes of a random permutation are attached one by one to a uniformly
@@ -308,7 +330,9 @@ def _one_family_graph(family, rng, min_nodes, max_nodes):
     return G, nx.to_scipy_sparse_array(G, nodelist=range(G.number_of_nodes()), weight=None, format="csr")
 
 
-def random_family_graph(family, rng, *, min_nodes=5, max_nodes=80):
+def random_family_graph(
+    family: str, rng: np.random.Generator, *, min_nodes: int = 5, max_nodes: int = 80
+) -> tuple[nx.Graph, sp.csr_matrix]:
     """A connected unweighted graph of one of :data:`RANDOM_GRAPH_FAMILIES`, drawn with ``rng``.
 
     ``n`` is uniform in ``min_nodes..max_nodes``; Erdős–Rényi with edge
@@ -329,7 +353,9 @@ def random_family_graph(family, rng, *, min_nodes=5, max_nodes=80):
             return G, S
 
 
-def with_random_weights(S, rng, low=0.1, high=3.0):
+def with_random_weights(
+    S: Adjacency, rng: np.random.Generator, low: float = 0.1, high: float = 3.0
+) -> sp.csr_matrix:
     """The graph ``S`` with each edge weight redrawn uniformly in ``[low, high]`` (symmetric CSR).
 
     The weights are drawn in the order of the upper triangle's entries. With
@@ -619,7 +645,7 @@ class Graph:
     class_names: list = field(default_factory=list)
     name: str = "graph"
     features: object = None
-    node_ids: object = None
+    node_ids: np.ndarray | None = None
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -671,7 +697,7 @@ class Graph:
         """True when every node has a label (as the benchmark datasets do)."""
         return self.n_labelled == self.n_nodes
 
-    def require_labels(self, what):
+    def require_labels(self, what: str) -> np.ndarray:
         """Raise a ValueError naming ``what`` when some node is unlabelled; return ``labels`` otherwise."""
         if not self.fully_labelled:
             raise ValueError(
@@ -703,17 +729,17 @@ class Graph:
     @classmethod
     def from_adjacency(
         cls,
-        S,
-        labels,
+        S: Adjacency,
+        labels: ArrayLike,
         *,
-        class_names=None,
-        name="graph",
-        lcc=True,
-        symmetrize=False,
-        features=None,
-        node_ids=None,
-        info=None,
-    ):
+        class_names: Sequence[str] | None = None,
+        name: str = "graph",
+        lcc: bool | str = True,
+        symmetrize: bool = False,
+        features: ArrayLike | sp.spmatrix | sp.sparray | None = None,
+        node_ids: ArrayLike | None = None,
+        info: dict | None = None,
+    ) -> Graph | list[Graph]:
         """Build a Graph from a weight matrix, keeping (``lcc``) only its largest connected component.
 
         ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
@@ -799,7 +825,16 @@ class Graph:
         return cls(S.tocsr(), codes, names, name, features, node_ids, info)
 
     @classmethod
-    def from_edges(cls, edges, labels, *, weights=None, n_nodes=None, directed=False, **kwargs):
+    def from_edges(
+        cls,
+        edges: ArrayLike,
+        labels: ArrayLike,
+        *,
+        weights: ArrayLike | None = None,
+        n_nodes: int | None = None,
+        directed: bool = False,
+        **kwargs: Any,
+    ) -> Graph:
         """Build a Graph from an ``(m, 2)`` integer edge list and per-node labels.
 
         ``labels`` gives one entry per node (nodes ``0..len(labels)-1``, or
@@ -865,7 +900,15 @@ class Graph:
         return cls._from_adjacency(S, labels, stacklevel=3, **_adjacency_kwargs(kwargs))
 
     @classmethod
-    def read_csv(cls, edges_path, labels_path=None, *, weight=None, directed=False, **kwargs):
+    def read_csv(
+        cls,
+        edges_path: str | PathLike,
+        labels_path: str | PathLike | None = None,
+        *,
+        weight: str | None = None,
+        directed: bool = False,
+        **kwargs: Any,
+    ) -> Graph:
         """Read a Graph from an edge CSV (``source,target[,weight]``) and a label CSV (``node,label``).
 
         Both files need a header row (or pass ``header=False``: columns by
@@ -888,7 +931,9 @@ class Graph:
         return read_csv(edges_path, labels_path, weight=weight, directed=directed, graph_cls=cls, **kwargs)
 
     @classmethod
-    def read_csv_components(cls, edges_path, labels_path=None, **kwargs):
+    def read_csv_components(
+        cls, edges_path: str | PathLike, labels_path: str | PathLike | None = None, **kwargs: Any
+    ) -> list[Graph]:
         """Read every connected component of a CSV graph: a list of Graphs, largest first.
 
         As :meth:`read_csv`, but nothing is dropped for being outside the
@@ -904,7 +949,9 @@ class Graph:
         return read_csv(edges_path, labels_path, graph_cls=cls, lcc="split", **kwargs)
 
     @classmethod
-    def read_graphml(cls, path, label_attr="label", *, weight="weight", **kwargs):
+    def read_graphml(
+        cls, path: str | PathLike, label_attr: str = "label", *, weight: str | None = "weight", **kwargs: Any
+    ) -> Graph:
         """Read a Graph from a GraphML file through networkx (see :func:`graphsel_lib.readers.read_graphml`).
 
         Node ids are kept in ``node_ids``; nodes without ``label_attr`` are
@@ -916,7 +963,9 @@ class Graph:
         return read_graphml(path, label_attr, weight=weight, graph_cls=cls, **kwargs)
 
     @classmethod
-    def from_networkx(cls, G, label_attr="label", *, weight="weight", **kwargs):
+    def from_networkx(
+        cls, G: nx.Graph, label_attr: str = "label", *, weight: str | None = "weight", **kwargs: Any
+    ) -> Graph:
         """Build a Graph from a networkx graph whose nodes carry ``label_attr``.
 
         Directed graphs are rejected unless ``symmetrize=True`` is passed
@@ -971,7 +1020,7 @@ class Graph:
             kwargs["node_ids"] = node_ids
         return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
-    def to_networkx(self):
+    def to_networkx(self) -> nx.Graph:
         """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node."""
         import networkx as nx
 
@@ -979,3 +1028,72 @@ class Graph:
         nx.set_node_attributes(G, {i: int(c) for i, c in enumerate(self.labels) if c != UNLABELLED}, "label")
         G.name = self.name
         return G
+
+
+# --------------------------------------------------------------------------- graph quantities
+def eccentricity(S: Adjacency, *, lengths: str = "hops", chunk: int = 512) -> np.ndarray:
+    """Eccentricity ``ρ_t = max_q dist(t, q)`` of every node.
+
+    ``lengths="hops"`` counts edges (the slides' definition, unweighted);
+    ``lengths="resistance"`` gives edge ``(i, j)`` the length ``1/S_ij``, the
+    series resistance of a path, which makes the bound ``K_tt ≤ ρ_t`` hold on
+    weighted graphs too (Cauchy–Schwarz along the path; equal to "hops" when
+    all weights are 1). Computed by breadth-first / Dijkstra searches in chunks
+    of ``chunk`` sources (memory ``O(chunk · n)``).
+    """
+    S = check_adjacency(S, require_connected=True)
+    S.setdiag(0)
+    S.eliminate_zeros()
+    if lengths == "hops":
+        G, unweighted = S, True
+    elif lengths == "resistance":
+        G = S.copy()
+        G.data = 1.0 / G.data
+        unweighted = False
+    else:
+        raise ValueError(f"lengths must be 'hops' or 'resistance', got {lengths!r}")
+    n = S.shape[0]
+    ecc = np.empty(n)
+    for start in range(0, n, chunk):
+        idx = np.arange(start, min(n, start + chunk))
+        dist = csgraph.shortest_path(G, directed=False, unweighted=unweighted, indices=idx)
+        ecc[idx] = dist.max(axis=1)
+    return ecc
+
+
+def kernel_diagonal(S: Adjacency) -> np.ndarray:
+    """Exact ``K_tt = (L^+)_tt`` (dense pseudo-inverse: small graphs)."""
+    return np.diag(laplacian_pinv(S)).copy()
+
+
+def effective_resistance(S: Adjacency, pairs: ArrayLike | None = None) -> np.ndarray:
+    """Effective resistance ``r(i, j) = K_ii + K_jj - 2 K_ij`` with ``K = L^+``.
+
+    ``pairs=None`` returns the dense n × n matrix (small graphs). Otherwise
+    ``pairs`` is an (m, 2) array of node indices and the m resistances are
+    computed from one sparse factorisation of the grounded Laplacian (node
+    ``n-1`` removed): ``r(i, j) = (e_i - e_j)^T L_g^{-1} (e_i - e_j)``.
+    """
+    S = check_adjacency(S, require_connected=True)
+    n = S.shape[0]
+    if pairs is None:
+        K = laplacian_pinv(S)
+        dg = np.diag(K)
+        return dg[:, None] + dg[None, :] - 2 * K
+    pairs = np.asarray(pairs)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"pairs must have shape (m, 2), got {pairs.shape}")
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
+        raise ValueError(f"pair indices must be in 0..{n - 1}")
+    if n == 1:
+        return np.zeros(len(pairs))
+    Lg = laplacian(S)[: n - 1, : n - 1].tocsc()
+    lu = spla.splu(Lg, permc_spec="MMD_AT_PLUS_A")
+    out = np.empty(len(pairs))
+    for k, (i, j) in enumerate(pairs):
+        b = np.zeros(n)
+        b[i] += 1.0
+        b[j] -= 1.0
+        x = lu.solve(b[: n - 1])
+        out[k] = b[: n - 1] @ x
+    return out

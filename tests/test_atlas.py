@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from graphsel_lib import atlas
+from graphsel_lib.course import atlas
 
 
 @pytest.fixture(scope="module")

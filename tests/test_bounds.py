@@ -7,7 +7,6 @@ import scipy.sparse as sp
 
 import graphsel_lib as gs
 from conftest import dense_embedding, random_connected_graph, smooth_labels
-from graphsel_lib import bounds
 
 
 def _unweighted(rng, n):
@@ -18,13 +17,13 @@ def test_eccentricity_matches_networkx(random_graphs):
     for S in random_graphs:
         G = nx.from_scipy_sparse_array(S)
         ref = nx.eccentricity(G)
-        np.testing.assert_array_equal(bounds.eccentricity(S), [ref[i] for i in range(S.shape[0])])
+        np.testing.assert_array_equal(gs.graph.eccentricity(S), [ref[i] for i in range(S.shape[0])])
         # resistance lengths = Dijkstra with length 1/w
         for *_, a in G.edges(data=True):
             a["len"] = 1.0 / a["weight"]
         ref_w = nx.eccentricity(G, weight="len")
         np.testing.assert_allclose(
-            bounds.eccentricity(S, lengths="resistance", chunk=7),
+            gs.graph.eccentricity(S, lengths="resistance", chunk=7),
             [ref_w[i] for i in range(S.shape[0])],
             rtol=1e-12,
         )
@@ -33,42 +32,42 @@ def test_eccentricity_matches_networkx(random_graphs):
 def test_algebraic_connectivity_matches_networkx(random_graphs):
     for S in random_graphs:
         ref = nx.algebraic_connectivity(nx.from_scipy_sparse_array(S), method="tracemin_lu", tol=1e-12)
-        assert bounds.algebraic_connectivity(S) == pytest.approx(ref, rel=1e-6)
+        assert gs.theory.algebraic_connectivity(S) == pytest.approx(ref, rel=1e-6)
 
 
 def test_kernel_diagonal_bound_holds_on_many_graphs():
     rng = np.random.default_rng(11)
     for _ in range(100):
         S = _unweighted(rng, int(rng.integers(3, 50)))
-        K = bounds.kernel_diagonal(S)
+        K = gs.graph.kernel_diagonal(S)
         np.testing.assert_allclose(K, np.diag(np.linalg.pinv(gs.laplacian(S).toarray())), atol=1e-8)
         lam2 = np.linalg.eigvalsh(gs.laplacian(S).toarray())[1]
         ecc = nx.eccentricity(nx.from_scipy_sparse_array(S))
         ref = np.minimum(1 / lam2, [ecc[i] for i in range(S.shape[0])])
-        bound = bounds.kernel_diagonal_bound(S)
+        bound = gs.theory.kernel_diagonal_bound(S)
         np.testing.assert_allclose(bound, ref, rtol=1e-8)
         assert np.all(K <= bound + 1e-10)
 
 
 def test_kernel_diagonal_bound_weighted_resistance_lengths(random_graphs):
     for S in random_graphs:
-        K = bounds.kernel_diagonal(S)
-        assert np.all(K <= bounds.kernel_diagonal_bound(S, lengths="resistance") + 1e-10)
+        K = gs.graph.kernel_diagonal(S)
+        assert np.all(K <= gs.theory.kernel_diagonal_bound(S, lengths="resistance") + 1e-10)
 
 
 def test_kernel_diagonal_bound_rejects_weighted_hops():
     S = random_connected_graph(np.random.default_rng(0), 10, weighted=True)
     with pytest.raises(ValueError, match="unweighted"):
-        bounds.kernel_diagonal_bound(S)
+        gs.theory.kernel_diagonal_bound(S)
 
 
 def test_effective_resistance_matches_networkx(random_graphs):
     for S in random_graphs[:8]:
         G = nx.from_scipy_sparse_array(S)
         n = S.shape[0]
-        R = bounds.effective_resistance(S)
+        R = gs.graph.effective_resistance(S)
         pairs = np.array([[0, n - 1], [1, 2], [n - 1, 0], [3, 3]])
-        Rp = bounds.effective_resistance(S, pairs)
+        Rp = gs.graph.effective_resistance(S, pairs)
         for k, (i, j) in enumerate(pairs):
             ref = (
                 0.0
@@ -78,18 +77,18 @@ def test_effective_resistance_matches_networkx(random_graphs):
             assert R[i, j] == pytest.approx(ref, abs=1e-8)
             assert Rp[k] == pytest.approx(ref, abs=1e-8)
         # K_tt ≤ max_q r(t, q) (slides, "further improvement")
-        assert np.all(bounds.kernel_diagonal(S) <= R.max(axis=1) + 1e-10)
+        assert np.all(gs.graph.kernel_diagonal(S) <= R.max(axis=1) + 1e-10)
 
 
 def test_perceptron_mistake_bound_value():
     S = sp.csr_matrix(nx.to_scipy_sparse_array(nx.path_graph(6)))
     y = np.array([1, 1, 1, -1, -1, -1])
     K = np.linalg.pinv(gs.laplacian(S).toarray())
-    assert bounds.perceptron_mistake_bound(S, y) == pytest.approx(4 * 1 * np.diag(K).max())
+    assert gs.theory.perceptron_mistake_bound(S, y) == pytest.approx(4 * 1 * np.diag(K).max())
     with pytest.raises(ValueError, match=r"\{-1, \+1\}"):
-        bounds.perceptron_mistake_bound(S, np.array([0, 1, 1, 1, 1, 1]))
+        gs.theory.perceptron_mistake_bound(S, np.array([0, 1, 1, 1, 1, 1]))
     with pytest.raises(ValueError, match="shape"):
-        bounds.perceptron_mistake_bound(S, y[:3])
+        gs.theory.perceptron_mistake_bound(S, y[:3])
 
 
 # --------------------------------------------------------------------------- online bounds (gu2013, yang2016)
@@ -130,7 +129,7 @@ def test_ollgc_bounds_by_hand():
     X, y, mu = np.array([[1.0, 1.0]]), np.array([-1, -1]), 1.0
     tr = gs.online.run(gs.online.OLLGC(mu=mu), X, y, order=[0, 1])
     assert tr.mistakes.tolist() == [True, False]
-    res = bounds.ollgc_bounds(X, tr, mu=mu, u=np.array([-1.0]))
+    res = gs.theory.ollgc_bounds(X, tr, mu=mu, u=np.array([-1.0]))
     assert res.n_mistakes == 1 and res.n_rounds == 2
     assert res.e.tolist() == [-1.0] and res.v.tolist() == [1.0] and res.r.tolist() == [0.5]
     assert res.J_star == pytest.approx(0.25) and res.lemma_lhs == pytest.approx(0.25)  # µ/(2(µ+1))
@@ -153,7 +152,7 @@ def test_ollgc_bounds_match_naive_and_bound_the_run(seed):
     u = M @ (gs.laplacian(S) @ y)
     if X.shape[0] > M.shape[0]:
         u = np.append(u, y.mean())
-    res = bounds.ollgc_bounds(X, tr, mu=mu, u=u)
+    res = gs.theory.ollgc_bounds(X, tr, mu=mu, u=u)
     e, v = _naive_ollgc_terms(X, tr, mu)
     np.testing.assert_allclose(res.e, e, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(res.v, v, rtol=1e-9)
@@ -176,7 +175,7 @@ def test_ollgc_bounds_on_part_of_a_pass():
     S, M, X, y, _ = _binary_problem(7)
     full = gs.online.run(gs.online.OLLGC(mu=1.0), X, y, seed=3)
     part = gs.online.run(gs.online.OLLGC(mu=1.0), X, y, seed=3, rounds=25)
-    res = bounds.ollgc_bounds(X, part, mu=1.0, u=np.zeros(X.shape[0]))
+    res = gs.theory.ollgc_bounds(X, part, mu=1.0, u=np.zeros(X.shape[0]))
     shown = np.sort(full.order[:25])
     assert res.n_rounds == 25 and res.J_all == pytest.approx(
         _ridge_min(X[:, shown], y[shown].astype(float), 1.0)
@@ -189,22 +188,22 @@ def test_ollgc_bounds_bad_input():
     tr = gs.online.run(gs.online.OLLGC(mu=1.0), X, y, seed=0)
     u = np.zeros(X.shape[0])
     with pytest.raises(ValueError, match="not a run of OLLGC"):
-        bounds.ollgc_bounds(X, tr, mu=10.0, u=u)
+        gs.theory.ollgc_bounds(X, tr, mu=10.0, u=u)
     with pytest.raises(ValueError, match="shape"):
-        bounds.ollgc_bounds(X, tr, mu=1.0, u=u[:-1])
+        gs.theory.ollgc_bounds(X, tr, mu=1.0, u=u[:-1])
     with pytest.raises(ValueError, match="columns"):
-        bounds.ollgc_bounds(X[:, :5], tr, mu=1.0, u=u)
+        gs.theory.ollgc_bounds(X[:, :5], tr, mu=1.0, u=u)
     with pytest.raises(ValueError, match="positive"):
-        bounds.ollgc_bounds(X, tr, mu=0.0, u=u)
+        gs.theory.ollgc_bounds(X, tr, mu=0.0, u=u)
     with pytest.raises(TypeError, match="mu"):
-        bounds.ollgc_bounds(X, tr, mu=True, u=u)
+        gs.theory.ollgc_bounds(X, tr, mu=True, u=u)
     with pytest.raises(TypeError, match="Trace"):
-        bounds.ollgc_bounds(X, {"mistakes": tr.mistakes}, mu=1.0, u=u)
+        gs.theory.ollgc_bounds(X, {"mistakes": tr.mistakes}, mu=1.0, u=u)
     with pytest.raises(TypeError):
-        bounds.ollgc_bounds(X, tr, 1.0, u)  # hyper-parameters are keyword-only
+        gs.theory.ollgc_bounds(X, tr, 1.0, u)  # hyper-parameters are keyword-only
     multi = gs.online.run(gs.online.CMOG(gamma=1.0), X, (y > 0).astype(int), seed=0)
     with pytest.raises(ValueError, match="binary"):
-        bounds.ollgc_bounds(X, multi, mu=1.0, u=u)
+        gs.theory.ollgc_bounds(X, multi, mu=1.0, u=u)
 
 
 def test_sslgc_bias_variance_against_the_label_model():
@@ -216,7 +215,7 @@ def test_sslgc_bias_variance_against_the_label_model():
     u = rng.standard_normal(d)
     u /= np.abs(u @ X).max()  # |Δ_t| ≤ 1: a valid label model
     Delta = u @ X
-    res = bounds.sslgc_bias_variance(A, X, mu=mu, u=u, nodes=np.arange(n_s, 50))
+    res = gs.theory.sslgc_bias_variance(A, X, mu=mu, u=u, nodes=np.arange(n_s, 50))
     for j, t in enumerate(range(n_s, 50)):
         m = X[:, t]
         c = S.T @ np.linalg.inv(A + np.outer(m, m)) @ m  # Δ̂_t = c · Y_S
@@ -225,25 +224,25 @@ def test_sslgc_bias_variance_against_the_label_model():
         assert np.sum(c**2 * (1 - Delta[:n_s] ** 2)) <= res.r[j] + 1e-12  # Var ≤ r_t
         assert res.r[j] == pytest.approx(m @ np.linalg.inv(A + np.outer(m, m)) @ m)
     # d = 1 by hand: A_t = a + m², B_t = u (µ + m²) m / (a + m²), r_t = m² / (a + m²)
-    one = bounds.sslgc_bias_variance(np.array([[3.0]]), np.array([[2.0]]), mu=1.0, u=np.array([0.5]))
+    one = gs.theory.sslgc_bias_variance(np.array([[3.0]]), np.array([[2.0]]), mu=1.0, u=np.array([0.5]))
     assert one.bias[0] == pytest.approx(0.5 * 5 * 2 / 7) and one.r[0] == pytest.approx(4 / 7)
-    assert bounds.sslgc_bias_variance(A, X, mu=mu, u=u).r.shape == (50,)  # default: every column
+    assert gs.theory.sslgc_bias_variance(A, X, mu=mu, u=u).r.shape == (50,)  # default: every column
 
 
 def test_sslgc_bias_variance_bad_input():
     A, X, u = np.eye(3), np.ones((3, 4)), np.zeros(3)
     with pytest.raises(ValueError, match="square"):
-        bounds.sslgc_bias_variance(np.ones((3, 2)), X, mu=1.0, u=u)
+        gs.theory.sslgc_bias_variance(np.ones((3, 2)), X, mu=1.0, u=u)
     with pytest.raises(ValueError, match="shape"):
-        bounds.sslgc_bias_variance(A, np.ones((2, 4)), mu=1.0, u=u)
+        gs.theory.sslgc_bias_variance(A, np.ones((2, 4)), mu=1.0, u=u)
     with pytest.raises(ValueError, match="shape"):
-        bounds.sslgc_bias_variance(A, X, mu=1.0, u=np.zeros(2))
+        gs.theory.sslgc_bias_variance(A, X, mu=1.0, u=np.zeros(2))
     with pytest.raises(ValueError, match="0..3"):
-        bounds.sslgc_bias_variance(A, X, mu=1.0, u=u, nodes=[4])
+        gs.theory.sslgc_bias_variance(A, X, mu=1.0, u=u, nodes=[4])
     with pytest.raises(ValueError, match="positive"):
-        bounds.sslgc_bias_variance(A, X, mu=-1.0, u=u)
+        gs.theory.sslgc_bias_variance(A, X, mu=-1.0, u=u)
     with pytest.raises(ValueError, match="non-finite"):
-        bounds.sslgc_bias_variance(A, np.full((3, 4), np.nan), mu=1.0, u=u)
+        gs.theory.sslgc_bias_variance(A, np.full((3, 4), np.nan), mu=1.0, u=u)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -252,7 +251,7 @@ def test_sslgc_label_complexity_matches_a_recount(seed, kappa):
     S, M, X, y, rng = _binary_problem(seed, n=60)
     mu = 0.5
     tr = gs.online.run(gs.online.SSLGC(mu=mu, kappa=kappa), X, y, seed=seed, record=("r",))
-    lc = bounds.sslgc_label_complexity(X, tr, mu=mu, kappa=kappa)
+    lc = gs.theory.sslgc_label_complexity(X, tr, mu=mu, kappa=kappa)
     T, d = X.shape[1], X.shape[0]
     Q, U = tr.queried, tr.queried & tr.mistakes
     r = tr.records["r"]
@@ -275,17 +274,17 @@ def test_sslgc_label_complexity_bad_input():
     S, M, X, y, _ = _binary_problem(2, n=60)
     tr = gs.online.run(gs.online.SSLGC(mu=1.0, kappa=0.5), X, y, seed=0, record=("r",))
     with pytest.raises(ValueError, match="query rule"):
-        bounds.sslgc_label_complexity(X, tr, mu=1.0, kappa=0.1)
+        gs.theory.sslgc_label_complexity(X, tr, mu=1.0, kappa=0.1)
     bare = gs.online.run(gs.online.SSLGC(mu=1.0, kappa=0.5), X, y, seed=0)
     with pytest.raises(ValueError, match="record"):
-        bounds.sslgc_label_complexity(X, bare, mu=1.0, kappa=0.5)
+        gs.theory.sslgc_label_complexity(X, bare, mu=1.0, kappa=0.5)
     v_conv = gs.online.run(
         gs.online.SSLGC(mu=0.01, kappa=0.5, include_current=False), X, y, seed=0, record=("r",)
     )
     with pytest.raises(ValueError, match=r"\[0, 1\)"):
-        bounds.sslgc_label_complexity(X, v_conv, mu=0.01, kappa=0.5)
+        gs.theory.sslgc_label_complexity(X, v_conv, mu=0.01, kappa=0.5)
     with pytest.raises(ValueError, match="kappa"):
-        bounds.sslgc_label_complexity(X, tr, mu=1.0, kappa=-0.5)
+        gs.theory.sslgc_label_complexity(X, tr, mu=1.0, kappa=-0.5)
 
 
 def test_sslgc_label_bound_against_brute_force():
@@ -295,21 +294,21 @@ def test_sslgc_label_bound_against_brute_force():
         (50, 3, 0.1, 1.0),
         (200, 20, 2.0, 0.6),
     ]:
-        N = bounds.sslgc_label_bound(T, d, mu=mu, kappa=kappa)
+        N = gs.theory.sslgc_label_bound(T, d, mu=mu, kappa=kappa)
         grid = np.arange(0, 10 * T * d)
         ok = grid <= T**kappa * d * np.log1p(grid / (mu * d))
         assert np.all(ok[: int(np.floor(N)) + 1]) and not np.any(ok[int(np.floor(N)) + 1 :])
         assert T**kappa * d * np.log1p(N / (mu * d)) == pytest.approx(N, rel=1e-10)
     # T^κ ≤ µ: only N = 0 satisfies the bound; the bound grows with κ
-    assert bounds.sslgc_label_bound(100, 5, mu=10.0, kappa=0.5) == 0.0
-    ks = [bounds.sslgc_label_bound(2708, 100, mu=1.0, kappa=k) for k in (0.1, 0.4, 0.7, 1.0)]
+    assert gs.theory.sslgc_label_bound(100, 5, mu=10.0, kappa=0.5) == 0.0
+    ks = [gs.theory.sslgc_label_bound(2708, 100, mu=1.0, kappa=k) for k in (0.1, 0.4, 0.7, 1.0)]
     assert np.all(np.diff(ks) > 0)
     with pytest.raises(ValueError, match="T"):
-        bounds.sslgc_label_bound(0, 5, mu=1.0, kappa=0.5)
+        gs.theory.sslgc_label_bound(0, 5, mu=1.0, kappa=0.5)
     with pytest.raises(TypeError, match="kappa"):
-        bounds.sslgc_label_bound(10, 5, mu=1.0, kappa="0.5")
+        gs.theory.sslgc_label_bound(10, 5, mu=1.0, kappa="0.5")
     with pytest.raises(TypeError):
-        bounds.sslgc_label_bound(10, 5, 1.0, 0.5)
+        gs.theory.sslgc_label_bound(10, 5, 1.0, 0.5)
 
 
 def _multiclass_problem(seed, n=45, d=8, K=3):
@@ -323,14 +322,14 @@ def test_multiclass_margins_against_loops():
     rng = np.random.default_rng(3)
     U, X = rng.standard_normal((5, 4)), rng.standard_normal((5, 30))
     labels = rng.integers(0, 4, 30)
-    got = bounds.multiclass_margins(U, X, labels)
+    got = gs.theory.multiclass_margins(U, X, labels)
     for t in range(30):
         s = U.T @ X[:, t]
         assert got[t] == pytest.approx(s[labels[t]] - max(s[j] for j in range(4) if j != labels[t]))
     with pytest.raises(ValueError, match="0..3"):
-        bounds.multiclass_margins(U, X, np.full(30, 4))
+        gs.theory.multiclass_margins(U, X, np.full(30, 4))
     with pytest.raises(ValueError, match="shape"):
-        bounds.multiclass_margins(U, X[:3], labels)
+        gs.theory.multiclass_margins(U, X[:3], labels)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -343,7 +342,7 @@ def test_cmog_theorem1_terms_and_bound(seed):
         "graph": M @ (gs.laplacian(S) @ Y),
         "ridge": np.linalg.solve(gamma * np.eye(M.shape[0]) + M @ M.T, M @ Y),
     }
-    th = bounds.cmog_theorem1(M, tr, comps, gamma=gamma)
+    th = gs.theory.cmog_theorem1(M, tr, comps, gamma=gamma)
     m = tr.n_mistakes
     assert th.n_mistakes == m and th.n_rounds == M.shape[1]
     # Lemma 2 holds for the VAW scores only; summed it telescopes to Lemma 1's value
@@ -381,15 +380,32 @@ def test_cmog_theorem1_bad_input():
     tr = gs.online.run(gs.online.CMOG(gamma=1.0), M, y, seed=0, record=("v",))
     onehot = gs.online.run(gs.online.CMOG(gamma=1.0, targets="onehot"), M, y, seed=0, record=("v",))
     with pytest.raises(ValueError, match="Definition 1"):
-        bounds.cmog_theorem1(M, onehot, U, gamma=1.0)
+        gs.theory.cmog_theorem1(M, onehot, U, gamma=1.0)
     with pytest.raises(ValueError, match="Definition 1"):
-        bounds.cmog_theorem1(M, tr, U, gamma=3.0)
+        gs.theory.cmog_theorem1(M, tr, U, gamma=3.0)
     with pytest.raises(ValueError, match="record"):
-        bounds.cmog_theorem1(M, gs.online.run(gs.online.CMOG(gamma=1.0), M, y, seed=0), U, gamma=1.0)
+        gs.theory.cmog_theorem1(M, gs.online.run(gs.online.CMOG(gamma=1.0), M, y, seed=0), U, gamma=1.0)
     with pytest.raises(ValueError, match="shape"):
-        bounds.cmog_theorem1(M, tr, {"bad": np.zeros((M.shape[0], 2))}, gamma=1.0)
+        gs.theory.cmog_theorem1(M, tr, {"bad": np.zeros((M.shape[0], 2))}, gamma=1.0)
     with pytest.raises(ValueError, match="positive"):
-        bounds.cmog_theorem1(M, tr, U, gamma=1.0, c_grid=[0.0, 1.0])
+        gs.theory.cmog_theorem1(M, tr, U, gamma=1.0, c_grid=[0.0, 1.0])
     binary = gs.online.run(gs.online.OLLGC(mu=1.0), M, np.where(y == 0, 1, -1), seed=0)
     with pytest.raises(ValueError, match="multiclass"):
-        bounds.cmog_theorem1(M, binary, U, gamma=1.0)
+        gs.theory.cmog_theorem1(M, binary, U, gamma=1.0)
+
+
+# --------------------------------------------------------------------------- the deprecated module
+def test_bounds_module_names_the_new_home_of_every_name():
+    """``graphsel_lib.bounds`` re-exports its 49 names from graph, theory and course, each read warning."""
+    import importlib
+
+    from graphsel_lib import bounds
+
+    assert len(bounds.__all__) == 49
+    for name in bounds.__all__:
+        with pytest.warns(DeprecationWarning, match=f"moved to {bounds.MOVED[name]}"):
+            obj = getattr(bounds, name)
+        assert obj is getattr(importlib.import_module(bounds.MOVED[name]), name)
+    assert gs.bounds is bounds
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        bounds.__getattr__("nope")

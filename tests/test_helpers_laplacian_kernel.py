@@ -12,8 +12,8 @@ import scipy.sparse as sp  # noqa: E402
 from scipy.sparse import csgraph  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
-from graphsel_lib import bounds, graph  # noqa: E402
-from graphsel_lib.collection import plotting  # noqa: E402
+from graphsel_lib import graph  # noqa: E402
+from graphsel_lib.course import figures
 
 
 def _adj(G):
@@ -89,11 +89,11 @@ def test_with_random_weights_keeps_the_edges_and_draws_symmetric_weights():
 # --------------------------------------------------------------------------- bounds.py
 def _tightness(S):
     K = gs.laplacian_pinv(S)
-    R = bounds.effective_resistance(S)
-    lam2 = bounds.algebraic_connectivity(S)
-    rho = bounds.eccentricity(S)
-    return bounds.kernel_bound_tightness(
-        np.diag(K), bounds.kernel_diagonal_bound(S), R.max(axis=1), 1 / lam2, rho
+    R = gs.graph.effective_resistance(S)
+    lam2 = gs.theory.algebraic_connectivity(S)
+    rho = gs.graph.eccentricity(S)
+    return gs.course.kernel_bound_tightness(
+        np.diag(K), gs.theory.kernel_diagonal_bound(S), R.max(axis=1), 1 / lam2, rho
     )
 
 
@@ -114,18 +114,18 @@ def test_kernel_bound_tightness_on_a_cycle_and_by_hand():
     lam2 = 2 - 2 * np.cos(2 * np.pi / 10)
     assert row["1/lambda_2 binds"] == float(1 / lam2 < 5)
     # the shares count strict inequalities with a relative margin
-    r = bounds.kernel_bound_tightness([1.0, 1.0], [2.0, 2.0], [2.0, 1.0], 3.0, [3.0, 4.0])
+    r = gs.course.kernel_bound_tightness([1.0, 1.0], [2.0, 2.0], [2.0, 1.0], 3.0, [3.0, 4.0])
     assert r == {"max K_tt / bound": 0.5, "mean K_tt / bound": 0.5, "1/lambda_2 binds": 0.5,
                  "mean K_tt / max_q r": 0.75, "resistance tighter": 0.5}  # fmt: skip
 
 
 def test_kernel_bound_table_groups_in_order_of_appearance():
     rows = [
-        {"family": "b", "n": 5} | bounds.kernel_bound_tightness([1.0], [2.0], [1.5], 2.0, [3.0]),
-        {"family": "a", "n": 9} | bounds.kernel_bound_tightness([1.0], [4.0], [3.0], 4.0, [4.0]),
-        {"family": "b", "n": 7} | bounds.kernel_bound_tightness([1.0], [1.0], [2.0], 1.0, [1.0]),
+        {"family": "b", "n": 5} | gs.course.kernel_bound_tightness([1.0], [2.0], [1.5], 2.0, [3.0]),
+        {"family": "a", "n": 9} | gs.course.kernel_bound_tightness([1.0], [4.0], [3.0], 4.0, [4.0]),
+        {"family": "b", "n": 7} | gs.course.kernel_bound_tightness([1.0], [1.0], [2.0], 1.0, [1.0]),
     ]
-    t = bounds.kernel_bound_table(rows)
+    t = gs.course.kernel_bound_table(rows)
     assert list(t["family"]) == ["b", "a"]
     b = t.iloc[0]
     assert (b["graphs"], b["min nodes"], b["max nodes"]) == (2, 5, 7)
@@ -140,7 +140,7 @@ def test_low_rank_kernel_errors_measure_one_over_sigma_d_plus_1():
     emb = gs.spectral_embedding(S, n - 1, cache=False)
     K = gs.laplacian_pinv(S)
     with gs.spectral.any_basis():
-        t = bounds.low_rank_kernel_errors(emb, K, [1, 3, n - 2], rng=np.random.default_rng(0))
+        t = gs.course.low_rank_kernel_errors(emb, K, [1, 3, n - 2], rng=np.random.default_rng(0))
     assert np.allclose(t["||L+ - L_d+||_2 (Lanczos)"], 1 / emb.eigenvalues[[1, 3, n - 2]], rtol=1e-6)
     assert np.all(np.diff(t["share of tr L+ kept"]) > 0) and t["share of tr L+ kept"].iloc[-1] < 1
     assert np.all(t["max_t K_tt - ||m_t||^2"] >= -1e-12)
@@ -149,19 +149,19 @@ def test_low_rank_kernel_errors_measure_one_over_sigma_d_plus_1():
 # --------------------------------------------------------------------------- plotting.py
 def test_bin_edges_between_keeps_values_off_the_edges():
     vals = np.array([0.0, 1.0 - 1e-15, 1.0, 1.0 + 1e-15, 1.5, 1.97])
-    edges = plotting.bin_edges_between(vals, 0.025)
+    edges = figures.bin_edges_between(vals, 0.025)
     assert edges[0] < vals.min() and edges[-1] > vals.max()
     assert np.allclose(np.diff(edges), 0.025)
     counts, _ = np.histogram(vals, edges)
     assert counts.max() == 3  # the three copies of 1 share a bar, whatever their last bits
     assert np.min(np.abs(vals[:, None] - edges[None, :])) > 1e-3
     # a value on the half-bin grid pushes the grid to another offset
-    shifted = plotting.bin_edges_between([0.0, 0.5], 1.0)
+    shifted = figures.bin_edges_between([0.0, 0.5], 1.0)
     assert np.min(np.abs(np.array([0.0, 0.5])[:, None] - shifted[None, :])) >= 1e-6
     with pytest.raises(ValueError):
-        plotting.bin_edges_between([np.nan], 1.0)
+        figures.bin_edges_between([np.nan], 1.0)
     with pytest.raises(ValueError):
-        plotting.bin_edges_between([1.0], 0.0)
+        figures.bin_edges_between([1.0], 0.0)
 
 
 def _fonts_at_least(fig, size=7):
@@ -174,21 +174,21 @@ def test_chapter_01_figures():
     S = _adj(nx.barbell_graph(5, 0))
     lam_L = np.linalg.eigvalsh(gs.laplacian(S).toarray())
     lam_N = np.linalg.eigvalsh(gs.normalized_laplacian(S).toarray())
-    fig = plotting.laplacian_spectra(lam_L, lam_N, "barbell", spike_label="eigenvalue 1")
+    fig = figures.laplacian_spectra(lam_L, lam_N, "barbell", spike_label="eigenvalue 1")
     assert len(fig.axes) == 2 and _fonts_at_least(fig)
     plt.close(fig)
     f = np.array([-1.0] * 5 + [1.0] * 5)
     pos = nx.circular_layout(nx.barbell_graph(5, 0))
     cuts = {"Fiedler": graph.cut_sizes_along(S, np.argsort(-graph.fiedler_vector(S), kind="stable")),
             "random": graph.cut_sizes_along(S, np.random.default_rng(0).permutation(10))}  # fmt: skip
-    fig = plotting.labelling_explorer(S, pos, f, cuts, graph="barbell", order="Fiedler", max_K=1.0)
+    fig = figures.labelling_explorer(S, pos, f, cuts, graph="barbell", order="Fiedler", max_K=1.0)
     assert cuts["Fiedler"][5] == 1 and _fonts_at_least(fig)
     labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
     assert labels == ["Fiedler order", "random order", "this labelling", "bound $= n$"]
     plt.close(fig)
     fig, ax = plt.subplots()
-    plotting.draw_labelling(ax, S, pos, f)
-    assert [h.get_label() for h in plotting.labelling_handles()][2:] == ["cut edge", "uncut edge"]
+    figures.draw_labelling(ax, S, pos, f)
+    assert [h.get_label() for h in figures.labelling_handles()][2:] == ["cut edge", "uncut edge"]
     plt.close(fig)
 
 
@@ -196,11 +196,11 @@ def test_kernel_bound_panels_one_panel_per_graph_and_every_series_in_the_legend(
     panels = []
     for name, G in (("path", nx.path_graph(12)), ("cycle", nx.cycle_graph(12)), ("star", nx.star_graph(6))):
         S = _adj(G)
-        R = bounds.effective_resistance(S)
-        panels.append((name, bounds.kernel_diagonal(S), bounds.kernel_diagonal_bound(S), R.max(axis=1)))
+        R = gs.graph.effective_resistance(S)
+        panels.append((name, gs.graph.kernel_diagonal(S), gs.theory.kernel_diagonal_bound(S), R.max(axis=1)))
     panels.append(("no resistance", panels[0][1], panels[0][2], None))
     panels.append(("fifth", panels[1][1], panels[1][2], panels[1][3]))
-    fig = plotting.kernel_bound_panels(panels, ncols=4)
+    fig = figures.kernel_bound_panels(panels, ncols=4)
     visible = [ax for ax in fig.axes if ax.axison]
     assert len(fig.axes) == 8 and len(visible) == 5
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [

@@ -10,8 +10,8 @@ import pytest  # noqa: E402
 
 import graphsel_lib as gs  # noqa: E402
 from conftest import random_connected_graph  # noqa: E402
-from graphsel_lib import bounds  # noqa: E402
 from graphsel_lib.collection import plotting  # noqa: E402
+from graphsel_lib.course import figures
 
 
 @pytest.fixture(autouse=True)
@@ -33,13 +33,13 @@ def test_nystrom_kernel_reproduces_its_landmark_columns():
     X = rng.standard_normal((6, 12))
     K = X.T @ X  # PSD, rank 6
     J = [0, 3, 7]
-    N = bounds.nystrom_kernel(K, J)
+    N = gs.course.nystrom_kernel(K, J)
     np.testing.assert_allclose(N[:, J], K[:, J], atol=1e-10)  # exact on the landmark columns
     np.testing.assert_allclose(N, N.T, atol=1e-12)
     assert np.linalg.matrix_rank(N, tol=1e-8) <= len(J)
     assert np.min(np.linalg.eigvalsh(K - N)) > -1e-9  # the Schur complement: K - N is PSD
     # every column: the whole kernel when the landmarks span its range
-    np.testing.assert_allclose(bounds.nystrom_kernel(K, range(12)), K, atol=1e-9)
+    np.testing.assert_allclose(gs.course.nystrom_kernel(K, range(12)), K, atol=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -47,7 +47,7 @@ def test_eckart_young_errors_meet_the_theorem(seed):
     S, emb, K = _exact(seed)
     inv = 1 / emb.eigenvalues
     ranks = [1, 3, 7, 15]
-    ey = bounds.eckart_young_errors(emb, K, ranks, n_competitors=3, rng=np.random.default_rng(seed))
+    ey = gs.course.eckart_young_errors(emb, K, ranks, n_competitors=3, rng=np.random.default_rng(seed))
     assert list(ey.columns[:6]) == ["d", "1/sigma_{d+1}", "||L+ - L_d+||_2 (Lanczos)", "||L+ - L_d+||_F",
                                     "best Nystrom ||.||_2", "best perturbed projection ||.||_2"]  # fmt: skip
     assert list(ey["d"]) == ranks
@@ -63,12 +63,12 @@ def test_eckart_young_errors_meet_the_theorem(seed):
 def test_eckart_young_errors_best_of_brute_force_competitors():
     S, emb, K = _exact(5, n=20)
     n, d = K.shape[0], 4
-    ey = bounds.eckart_young_errors(emb, K, [d], n_competitors=2, rng=np.random.default_rng(1))
+    ey = gs.course.eckart_young_errors(emb, K, [d], n_competitors=2, rng=np.random.default_rng(1))
     rng = np.random.default_rng(1)  # the same draws, in the documented order
     rng.standard_normal(n)  # the Lanczos start
     nys, proj = [], []
     for _ in range(2):
-        nys.append(bounds.nystrom_kernel(K, rng.choice(n, size=d, replace=False)))
+        nys.append(gs.course.nystrom_kernel(K, rng.choice(n, size=d, replace=False)))
         Q, _ = np.linalg.qr(emb.eigenvectors[:, :d] + 0.5 * rng.standard_normal((n, d)) / np.sqrt(n))
         proj.append(Q @ (Q.T @ K @ Q) @ Q.T)
     for kind, Xs in (("Nystrom", nys), ("perturbed projection", proj)):
@@ -98,7 +98,7 @@ def _cmog_run(seed=0, n=60, K=3):
 
 def test_cmog_theorem1_table_row_names_every_column():
     M, tr, comps = _cmog_run()
-    th = bounds.cmog_theorem1(M, tr, comps, gamma=1.0)
+    th = gs.theory.cmog_theorem1(M, tr, comps, gamma=1.0)
     row = th.table_row()
     assert row["T"] == tr.n_rounds and row["mistakes"] == tr.n_mistakes
     assert row["sum_M r_t"] == th.sum_r and row["sum_all r_t"] == th.sum_r_all
@@ -117,7 +117,7 @@ def test_cmog_theorem1_table_row_names_every_column():
 
 def test_theorem1_terms_figure_draws_every_term(tmp_path):
     hs = np.logspace(-3, 2, 50)
-    fig = plotting.theorem1_terms_figure(hs, 100.0, 40.0, 30.0, mistakes=60, T=200, title="test")
+    fig = figures.theorem1_terms_figure(hs, 100.0, 40.0, 30.0, mistakes=60, T=200, title="test")
     ax = fig.axes[0]
     labels = [h.get_label() for h in ax.get_legend_handles_labels()[0]]
     assert len(labels) == 6 and "bound (sum)" in labels and "$T$ = 200" in labels
@@ -136,7 +136,7 @@ def test_cumulative_error_panels_rates_offsets_and_legend():
         "one": dict(color="C0", ls="-", marker="o", lw=3),
         "two": dict(color="C1", ls=":", marker="s", offset=1.6),
     }
-    fig = plotting.cumulative_error_panels(
+    fig = figures.cumulative_error_panels(
         panels, styles, published={"a": (0.3, "published")}, titles={"a": "A", "b": "B"}
     )
     ax_a, ax_b = fig.axes

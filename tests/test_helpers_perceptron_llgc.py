@@ -19,8 +19,8 @@ import pytest
 import graphsel_lib as gs
 import graphsel_lib.transductive as T
 from conftest import random_connected_graph
-from graphsel_lib import bounds
-from graphsel_lib.collection import plotting
+from graphsel_lib import course as C
+from graphsel_lib.course import figures
 
 
 def _graph(seed=0, n=14, p=0.25):
@@ -45,11 +45,11 @@ def test_perceptron_bound_runs_are_the_formulas_and_the_theorems_hold(n_plus):
     n = S.shape[0]
     y = np.where(np.arange(n) < n_plus, 1, -1)
     orders = gs.experiments.random_orders(n, 6, seed=1)
-    runs = bounds.perceptron_bound_runs(emb.M, S, y, orders, b=0.5)
+    runs = gs.course.perceptron_bound_runs(emb.M, S, y, orders, b=0.5)
     assert len(runs) == 6 and list(runs["order"]) == list(range(6))
     Kd, phi, ybar = (emb.M**2).sum(axis=0), gs.cut_size(S, y), y.mean()
-    assert np.allclose(runs["max K_tt"], gs.bounds.kernel_diagonal(S).max())
-    assert np.allclose(runs["4 Phi max K_tt"], gs.bounds.perceptron_mistake_bound(S, y))
+    assert np.allclose(runs["max K_tt"], gs.graph.kernel_diagonal(S).max())
+    assert np.allclose(runs["4 Phi max K_tt"], gs.theory.perceptron_mistake_bound(S, y))
     assert np.allclose(runs["margin-corrected"], 4 * phi * Kd.max() / (1 - abs(ybar)) ** 2)
     assert np.allclose(runs["bias bound"], (4 * phi + ybar**2 / 0.5) * (Kd.max() + 0.5))
     assert (runs["data-dependent"] <= runs["margin-corrected"] * (1 + 1e-12)).all()
@@ -71,9 +71,9 @@ def test_perceptron_bound_table_aggregates_per_problem():
     parts = []
     for cls, k in (("a", 5), ("b", 3)):
         y = np.where(np.arange(n) < k, 1, -1)
-        parts.append(bounds.perceptron_bound_runs(emb.M, S, y, orders).assign(graph="g", **{"class": cls}))
+        parts.append(gs.course.perceptron_bound_runs(emb.M, S, y, orders).assign(graph="g", **{"class": cls}))
     runs = pd.concat(parts, ignore_index=True)
-    table = bounds.perceptron_bound_table(runs)
+    table = gs.course.perceptron_bound_table(runs)
     assert list(table["class"]) == ["a", "b"]
     assert list(table.columns) == [
         "graph", "class", "n", "share", "Phi", "max_K_tt", "mistakes_mean", "mistakes_max", "bound_slides",
@@ -91,19 +91,19 @@ def test_perceptron_bound_runs_reject_low_rank_features_and_bad_labels():
     orders = gs.experiments.random_orders(n, 1, seed=0)
     y = np.where(np.arange(n) < 7, 1, -1)
     with pytest.raises(ValueError, match="exact kernel"):
-        bounds.perceptron_bound_runs(emb.M[:5], S, y, orders)
+        gs.course.perceptron_bound_runs(emb.M[:5], S, y, orders)
     with pytest.raises(ValueError):
-        bounds.perceptron_bound_runs(emb.M, S, np.zeros(n), orders)
+        gs.course.perceptron_bound_runs(emb.M, S, np.zeros(n), orders)
 
 
 def test_perceptron_hinge_bound_is_the_root_of_the_quadratic():
     loss, a = np.array([0.0, 1.0, 6.0, 20.0]), np.array([10.0, 3.0, 0.5, 45.0])
-    B = bounds.perceptron_hinge_bound(loss, a)
+    B = gs.theory.perceptron_hinge_bound(loss, a)
     z = np.sqrt(B)
     assert np.allclose(z**2 - np.sqrt(a) * z - loss, 0.0)  # z^2 - ||u|| R z - loss = 0 at the bound
-    assert bounds.perceptron_hinge_bound(0.0, 7.0) == pytest.approx(7.0)  # Novikoff without noise
-    assert bounds.perceptron_hinge_bound(3.0, 0.0) == pytest.approx(3.0)
-    assert np.all(np.diff(bounds.perceptron_hinge_bound(np.arange(5.0), 2.0)) > 0)  # grows with the loss
+    assert gs.theory.perceptron_hinge_bound(0.0, 7.0) == pytest.approx(7.0)  # Novikoff without noise
+    assert gs.theory.perceptron_hinge_bound(3.0, 0.0) == pytest.approx(3.0)
+    assert np.all(np.diff(gs.theory.perceptron_hinge_bound(np.arange(5.0), 2.0)) > 0)  # grows with the loss
 
 
 def test_noisy_label_runs_on_a_balanced_labelling():
@@ -112,9 +112,9 @@ def test_noisy_label_runs_on_a_balanced_labelling():
     f = np.where(np.arange(n) < n // 2, 1, -1)  # fbar = 0: the slides' form is a theorem
     orders = gs.experiments.random_orders(n, 5, seed=4)
     draws = gs.experiments.random_orders(n, 5, seed=5)
-    runs = bounds.noisy_label_runs(emb.M, S, f, [0.0, 0.125, 0.25], orders, draws)
+    runs = gs.course.noisy_label_runs(emb.M, S, f, [0.0, 0.125, 0.25], orders, draws)
     assert len(runs) == 15 and set(runs["flipped"]) == {0, 2, 4}
-    a = 4 * gs.cut_size(S, f) * gs.bounds.kernel_diagonal(S).max()
+    a = 4 * gs.cut_size(S, f) * gs.graph.kernel_diagonal(S).max()
     assert np.allclose(runs["noise-free"], a)
     clean = runs[runs.rate == 0]
     assert (clean["M cap M_u"] == 0).all() and np.allclose(clean["slides"], a) and (clean["extra"] == 0).all()
@@ -122,7 +122,7 @@ def test_noisy_label_runs_on_a_balanced_labelling():
     for col in ("slides", "a priori", "hinge", "corrected"):
         assert (runs["mistakes"] <= runs[col] * (1 + 1e-12)).all(), col
     assert (runs["slides"] <= runs["a priori"] * (1 + 1e-12)).all()
-    table = bounds.noisy_bound_table(runs.assign(graph="g"))
+    table = gs.course.noisy_bound_table(runs.assign(graph="g"))
     assert len(table) == 3 and "M_cap_M_u_mean" in table
     assert table["max_mistakes_over_bound"].max() <= 1
 
@@ -132,11 +132,11 @@ def test_noisy_label_runs_on_an_unbalanced_labelling_assert_nothing_but_the_theo
     n = S.shape[0]
     f = np.where(np.arange(n) < 5, 1, -1)
     orders = gs.experiments.random_orders(n, 4, seed=7)
-    runs = bounds.noisy_label_runs(emb.M, S, f, [0.0, 0.2], orders, orders[::-1])
+    runs = gs.course.noisy_label_runs(emb.M, S, f, [0.0, 0.2], orders, orders[::-1])
     assert (runs["mistakes"] <= runs["hinge"] * (1 + 1e-12)).all()
     assert (runs["mistakes"] <= runs["corrected"] * (1 + 1e-12)).all()
     with pytest.raises(ValueError, match="flip_draws"):
-        bounds.noisy_label_runs(emb.M, S, f, [0.0], orders, orders[:2])
+        gs.course.noisy_label_runs(emb.M, S, f, [0.0], orders, orders[:2])
 
 
 def test_bias_feature_runs_and_table():
@@ -146,7 +146,7 @@ def test_bias_feature_runs_and_table():
     orders = gs.experiments.random_orders(n, 3, seed=9)
     configs = [("GPA", 5, 0.0), ("GPA", 5, 1.0), ("GPA", "exact", 1.0)]
     feats = {5: emb.truncate(5).M, "exact": emb.M}
-    runs = bounds.bias_feature_runs(
+    runs = gs.course.bias_feature_runs(
         feats, labels, configs, orders, learners={"GPA": gs.online.GPA}, n_classes=3
     )
     assert len(runs) == 9 and list(runs["d"].unique()) == ["5", "exact"]
@@ -156,7 +156,7 @@ def test_bias_feature_runs_and_table():
                         n_classes=3)  # fmt: skip
     row = runs[(runs.d == "5") & (runs.b == 1.0) & (runs.order == 0)].iloc[0]
     assert row["multiclass error"] == ref.error_rate and row["mean binary error"] == ref.binary_error_rate
-    table = bounds.bias_feature_table(runs)
+    table = gs.course.bias_feature_table(runs)
     assert list(table.columns) == ["learner", "d", "b", "mean binary error mean", "mean binary error std",
                                    "multiclass error mean", "multiclass error std"]  # fmt: skip
     assert len(table) == 3
@@ -168,7 +168,7 @@ def test_llgc_form_deviations_every_form_is_llgc():
     n = S.shape[0]
     labels = np.arange(n) % 3
     sets = [np.array([0, 1, 2, 7]), np.array([3, 4, 5, 11, 12])]
-    dev = T.llgc_form_deviations(S, labels, sets, [0.01, 1.0], emb=emb, kernel=gs.laplacian_pinv(S))
+    dev = C.llgc_form_deviations(S, labels, sets, [0.01, 1.0], emb=emb, kernel=gs.laplacian_pinv(S))
     assert len(dev) == 2 * 2 * 3
     cols = [c for c in dev if c.startswith("dev ")]
     assert set(cols) == {
@@ -179,7 +179,7 @@ def test_llgc_form_deviations_every_form_is_llgc():
     assert np.allclose(dev["max |f* - ridge without mean|"], dev["mean label"].abs(), rtol=1e-6)
     assert dev["accuracy (unlabelled)"].between(0, 1).all()
     with pytest.raises(ValueError, match="n - 1"):
-        T.llgc_form_deviations(S, labels, sets, [1.0], emb=emb.truncate(5), kernel=gs.laplacian_pinv(S))
+        C.llgc_form_deviations(S, labels, sets, [1.0], emb=emb.truncate(5), kernel=gs.laplacian_pinv(S))
 
 
 def test_llgc_low_rank_ridge_equals_spectral_and_full_rank_is_llgc():
@@ -226,22 +226,24 @@ def test_chapter_03_figures_show_names_not_code_names():
     parts = []
     for name in ("karate", "digits-3-8"):
         y = np.where(np.arange(n) < 6, 1, -1)
-        parts.append(bounds.perceptron_bound_runs(emb.M, S, y, orders).assign(graph=name, **{"class": "x"}))
-    fig = plotting.perceptron_bound_figure(pd.concat(parts, ignore_index=True))
+        parts.append(
+            gs.course.perceptron_bound_runs(emb.M, S, y, orders).assign(graph=name, **{"class": "x"})
+        )
+    fig = figures.perceptron_bound_figure(pd.concat(parts, ignore_index=True))
     texts = _texts(fig)
     assert len(fig.axes) == 2 and 'digits "3 vs 8", no bias' in texts and "digits-3-8, no bias" not in texts
     plt.close(fig)
 
     f = np.where(np.arange(n) < 7, 1, -1)
-    noisy = bounds.noisy_label_runs(emb.M, S, f, [0.0, 0.2], orders, orders).assign(graph="digits-3-8")
-    fig = plotting.noisy_bound_figure(noisy, [0.0, 0.2], n_orders=3)
+    noisy = gs.course.noisy_label_runs(emb.M, S, f, [0.0, 0.2], orders, orders).assign(graph="digits-3-8")
+    fig = figures.noisy_bound_figure(noisy, [0.0, 0.2], n_orders=3)
     assert any('digits "3 vs 8"' in t for t in _texts(fig)) and len(fig.legends[0].get_texts()) == 5
     plt.close(fig)
 
     labels = np.arange(n) % 2
-    runs = bounds.bias_feature_runs({100: emb.M}, labels, [("GPA", 100, b) for b in (0.0, 0.1, 1.0)], orders,
+    runs = gs.course.bias_feature_runs({100: emb.M}, labels, [("GPA", 100, b) for b in (0.0, 0.1, 1.0)], orders,
                                     learners={"GPA": gs.online.GPA}, n_classes=2)  # fmt: skip
-    fig = plotting.bias_experiment_figure(runs, np.bincount(labels) / n, d=100)
+    fig = figures.bias_experiment_figure(runs, np.bincount(labels) / n, d=100)
     texts = _texts(fig)
     assert len(fig.axes) == 3 and "GPA without bias (a, b)" in texts and "always 'rest' (c)" in texts
     plt.close(fig)
@@ -256,11 +258,9 @@ def test_chapter_04_figure():
             for d in (1, 5)
         ]
     )
-    fig = plotting.llgc_filter_figure(emb, low_rank, [0.1, 1.0], graph="cora", label_rate=0.1)
+    fig = figures.llgc_filter_figure(emb, low_rank, [0.1, 1.0], graph="cora", label_rate=0.1)
     texts = _texts(fig)
     assert len(fig.axes) == 2 and any("Cora" in t for t in texts) and not any("sigma_0" in t for t in texts)
     assert "exact LLGC, same colour (b)" in texts
     plt.close(fig)
-    assert (
-        plotting.graph_label("digits-3-8") == 'digits "3 vs 8"' and plotting.graph_label("other") == "other"
-    )
+    assert figures.graph_label("digits-3-8") == 'digits "3 vs 8"' and figures.graph_label("other") == "other"

@@ -10,8 +10,9 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import softmax
 
+from graphsel_lib import course as C
 from graphsel_lib import transductive as T
-from graphsel_lib.collection import plotting
+from graphsel_lib.course import figures
 from graphsel_lib.transductive import reference as R
 
 
@@ -34,12 +35,12 @@ def _graph(n=24, K=3, seed=0):
 # --------------------------------------------------------------------------- notebook 11
 def test_draw_labelled_set_has_the_classes_and_is_reproducible():
     y = np.r_[np.zeros(30, int), np.ones(5, int)]
-    a = T.draw_labelled_set(y, 6, np.random.default_rng(3))
-    b = T.draw_labelled_set(y, 6, np.random.default_rng(3))
+    a = C.draw_labelled_set(y, 6, np.random.default_rng(3))
+    b = C.draw_labelled_set(y, 6, np.random.default_rng(3))
     assert np.array_equal(a, b) and a.size == 6 and np.all(np.diff(a) > 0)
     assert np.bincount(y[a], minlength=2).min() >= 2
     with pytest.raises(ValueError):
-        T.draw_labelled_set(y, 3, np.random.default_rng(0))
+        C.draw_labelled_set(y, 3, np.random.default_rng(0))
 
 
 def test_reach_probability_is_the_absorption_probability_of_the_walk():
@@ -64,8 +65,8 @@ def test_reach_probability_is_the_absorption_probability_of_the_walk():
 
 def test_compare_bandwidth_learners_table_and_fits():
     X, y = _blobs(8)
-    runs, fitted = T.compare_bandwidth_learners(X, y, n_labeled=4, n_splits=2, seed=0, maxiter=3, shrink=0.1)
-    names = [m.format(shrink=0.1) for m in T.loohl.__globals__["BANDWIDTH_METHODS"]]
+    runs, fitted = C.compare_bandwidth_learners(X, y, n_labeled=4, n_splits=2, seed=0, maxiter=3, shrink=0.1)
+    names = [m.format(shrink=0.1) for m in C.BANDWIDTH_METHODS]
     assert list(runs["method"].unique()) == names and len(runs) == 8
     for (name, split), (lab, sig, r) in fitted.items():
         row = runs[(runs["method"] == name) & (runs["split"] == split)].iloc[0]
@@ -73,7 +74,7 @@ def test_compare_bandwidth_learners_table_and_fits():
         assert sig.shape == (3,) and lab.size == 4
     hem = runs[runs["method"] == names[0]]
     assert (hem["spread (decades)"] == 0).all()
-    summary = T.summarise_bandwidth_learners(runs)
+    summary = C.summarise_bandwidth_learners(runs)
     assert list(summary["method"]) == names
     assert list(summary.columns[1:]) == ["error mean", "error std", "stranded mean", "stranded max", "lowest reach",
                                          "LOO loss median", "spread median"]  # fmt: skip
@@ -82,30 +83,30 @@ def test_compare_bandwidth_learners_table_and_fits():
 def test_walk_edge_weights_and_cross_class_mass():
     X, y = _blobs()
     sigma = 2.0
-    i, j, w = T.walk_edge_weights(X, sigma, min_weight=0.05)
+    i, j, w = C.walk_edge_weights(X, sigma, min_weight=0.05)
     P = T.smoothed_transition(X, sigma, eps=0.0)
     W = np.maximum(P, P.T)
     assert np.all(i < j) and np.all(w >= 0.05) and np.all(w <= 1)
     np.testing.assert_array_equal(w, W[i, j])
     assert len(w) == int(np.sum(np.triu(W >= 0.05, 1)))
     manual = np.mean([P[a, y != y[a]].sum() for a in range(len(y))])
-    assert T.cross_class_mass(X, y, sigma) == pytest.approx(manual, rel=1e-12)
-    assert T.cross_class_mass(X, np.zeros_like(y), sigma) == 0.0
+    assert C.cross_class_mass(X, y, sigma) == pytest.approx(manual, rel=1e-12)
+    assert C.cross_class_mass(X, np.zeros_like(y), sigma) == 0.0
 
 
 def test_labelled_per_class_and_the_cmn_accuracy_table():
     y = np.array([0, 0, 0, 1, 1, 1, 2, 2])
-    lab = T.labelled_per_class(y, 2, np.random.default_rng(1))
+    lab = C.labelled_per_class(y, 2, np.random.default_rng(1))
     assert np.array_equal(np.bincount(y[lab]), [2, 2, 2])
-    lab2 = T.labelled_per_class(y, 1, [np.random.default_rng([0, k]) for k in range(3)])
+    lab2 = C.labelled_per_class(y, 1, [np.random.default_rng([0, k]) for k in range(3)])
     assert np.array_equal(np.bincount(y[lab2]), [1, 1, 1])
     with pytest.raises(ValueError):
-        T.labelled_per_class(y, 1, [np.random.default_rng(0)])
+        C.labelled_per_class(y, 1, [np.random.default_rng(0)])
     S, yk = _graph(18, 2)
-    acc = T.harmonic_cmn_accuracy(S, yk, [1, 2], range(3), seed=5)
+    acc = C.harmonic_cmn_accuracy(S, yk, [1, 2], range(3), seed=5)
     assert list(acc.columns) == ["per class", "draw", "harmonic", "CMN"] and len(acc) == 6
     row = acc.iloc[4]  # per class 2, draw 1
-    lab = T.labelled_per_class(yk, 2, np.random.default_rng([5, 1, 2]))
+    lab = C.labelled_per_class(yk, 2, np.random.default_rng([5, 1, 2]))
     unl = np.setdiff1d(np.arange(18), lab)
     assert row["CMN"] == np.mean(T.harmonic(S, yk, lab, cmn=True)[unl].argmax(1) == yk[unl])
 
@@ -171,32 +172,32 @@ def test_t_step_and_naive_em():
 
 def test_q_statistics():
     q = np.array([[0.8, 0.2], [0.6, 0.4], [0.3, 0.7]])
-    st = T.q_statistics(q, truth=np.array([0.5, 0.5]), y_u=np.array([0, 1, 1]))
+    st = C.q_statistics(q, truth=np.array([0.5, 0.5]), y_u=np.array([0, 1, 1]))
     assert st["majority mass"] == pytest.approx(1.7 / 3) and st["majority share"] == pytest.approx(2 / 3)
     assert st["TV to truth"] == pytest.approx(1 / 6) and st["accuracy"] == pytest.approx(2 / 3)
 
 
 def test_q_collapse_runs_on_a_small_graph():
     S, y = _graph(30, 3, seed=4)
-    runs, bounds = T.q_collapse_runs(S, y, rates=(0.3,), draws=2, seed=0, soft_rounds=5, hard_rounds=20,
+    runs, bounds = C.q_collapse_runs(S, y, rates=(0.3,), draws=2, seed=0, soft_rounds=5, hard_rounds=20,
                                      sigma2=10.0, kernel_eps=0.1)  # fmt: skip
-    methods = T.q_collapse_methods(1.0)
+    methods = C.q_collapse_methods(1.0)
     assert len(runs) == 10 and list(runs["method"].unique()) == list(methods)
     assert len(bounds) == 2 and bounds["true labels"].nunique() == 1  # one value for every labelled set
     assert (bounds["plain GP (free q)"] < bounds["best one-class q"]).all()
     assert (bounds["soft EM max rise"] <= 1e-9).all()
-    summary = T.summarise_q_collapse(runs, 0.9)
+    summary = C.summarise_q_collapse(runs, 0.9)
     assert list(summary["runs"]) == [2] * 5
 
 
 def test_compare_balance_settings_on_a_small_graph():
     S, y = _graph(30, 3, seed=1)
-    sets = [T.labelled_per_class(y, 2, np.random.default_rng(d)) for d in range(2)]
-    runs = T.compare_balance_settings(S, y, sets, narrow_eps=0.05)
-    assert list(runs["setting"].unique()) == list(T.BALANCE_SETTINGS) and len(runs) == 8
+    sets = [C.labelled_per_class(y, 2, np.random.default_rng(d)) for d in range(2)]
+    runs = C.compare_balance_settings(S, y, sets, narrow_eps=0.05)
+    assert list(runs["setting"].unique()) == list(C.BALANCE_SETTINGS) and len(runs) == 8
     assert (runs["infeasibility"] < 1e-8).all() and (runs["slackness gap"] < 1e-6).all()
     assert runs.loc[runs["setting"] == "no balance", "eps"].isna().all()
-    summary = T.summarise_balance_settings(runs)
+    summary = C.summarise_balance_settings(runs)
     assert list(summary.columns) == ["setting", "accuracy", "accuracy_std", "eps", "binding"]
 
 
@@ -221,7 +222,7 @@ def _small_fonts(fig):
 
 def test_figures_of_11_and_12_render_with_readable_text():
     X, y = _blobs()
-    i, j, w = T.walk_edge_weights(X, 2.0)
+    i, j, w = C.walk_edge_weights(X, 2.0)
     xy = X[:, :2]
     panel = {
         "title": "a",
@@ -231,25 +232,25 @@ def test_figures_of_11_and_12_render_with_readable_text():
         "labeled": np.array([0, 10]),
         "stranded": np.arange(20) < 3,
     }
-    fig = plotting.learned_graphs_figure(xy, y, [panel, panel], class_names=["a", "b"], title="t")
-    px = plotting.figure_pixels(fig)
+    fig = figures.learned_graphs_figure(xy, y, [panel, panel], class_names=["a", "b"], title="t")
+    px = figures.figure_pixels(fig)
     assert px.ndim == 3 and px.shape[2] == 3 and not _small_fonts(fig)
-    assert np.array_equal(px, plotting.figure_pixels(fig))
+    assert np.array_equal(px, figures.figure_pixels(fig))
     S, yk = _graph(12, 2)
     lab = np.array([0, 1])
     mean = pd.DataFrame({"harmonic": [0.6, 0.8], "CMN": [0.9, 0.9]}, index=[1, 2])
-    fig = plotting.harmonic_cmn_figure(xy[:12], np.zeros((0, 2, 2)), yk, lab, T.harmonic(S, yk, lab),
+    fig = figures.harmonic_cmn_figure(xy[:12], np.zeros((0, 2, 2)), yk, lab, T.harmonic(S, yk, lab),
                                        T.harmonic(S, yk, lab, cmn=True), mean, (0.6, 0.9), 1, class_name="b")  # fmt: skip
     assert not _small_fonts(fig)
     per_draw = pd.DataFrame([[0.7, 0.7, 0.69, 0.68], [0.72, 0.72, 0.7, 0.71]], columns=list("abcd"))
-    fig = plotting.gp_newton_and_balance_figure(np.array([10.0, 1.0, 0.5]), np.array([1.0, 1e-2, 1e-7]), per_draw,
+    fig = figures.gp_newton_and_balance_figure(np.array([10.0, 1.0, 0.5]), np.array([1.0, 1e-2, 1e-7]), per_draw,
                                                 pd.DataFrame({"accuracy": per_draw.mean()}), tick_labels=list("abcd"))  # fmt: skip
     assert not _small_fonts(fig)
-    methods = T.q_collapse_methods(1.0)
+    methods = C.q_collapse_methods(1.0)
     runs = pd.DataFrame([{"labelled": r, "draw": 0, "method": m, "majority mass": 0.3, "majority share": 0.4}
                          for r in (0.01, 0.05) for m in methods])  # fmt: skip
     bounds = pd.DataFrame([{"labelled": r, "draw": 0, "plain GP (free q)": 3.0, "best one-class q": 20.0,
                             "hard-EM fixed point": 50.0, "true labels": 100.0} for r in (0.01, 0.05)])  # fmt: skip
-    fig = plotting.q_collapse_figure(runs, bounds, methods, list("abcde"), rates=(0.01, 0.05), collapse=0.9,
+    fig = figures.q_collapse_figure(runs, bounds, methods, list("abcde"), rates=(0.01, 0.05), collapse=0.9,
                                      largest_class=0.3)  # fmt: skip
     assert not _small_fonts(fig)

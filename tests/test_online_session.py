@@ -600,3 +600,43 @@ def test_load_names_a_missing_field_or_inconsistent_rounds(tmp_path, graph, chan
     _rewrite(path, change)
     with pytest.raises(ValueError, match=match):
         Session.load(path)
+
+
+#: The case of CASES (or PICKLABLE_OVR) that saves and loads each class of LEARNER_CLASSES.
+ROUND_TRIP_CASE = {
+    "BBQ": "BBQ",
+    "BBQEps": "BBQEps",
+    "CMOG": "CMOG",
+    "DGS": "DGS",
+    "GPA": "GPA",
+    "MSG": "MSG-own-seed",
+    "MarginSampling": "MarginSampling",
+    "OLLGC": "OLLGC",
+    "OneVsRest": "OneVsRest-stacked",
+    "RandomQueries": "RandomQueries",
+    "RandomSampling": "RandomSampling",
+    "Relaxation": "Relaxation-push",
+    "SSLGC": "SSLGC",
+    "WTA": "WTA-committee",
+}
+
+
+@pytest.mark.parametrize("cls", sorted(ol.LEARNER_CLASSES))
+def test_every_learner_class_is_saved_and_loaded(cls, graph, tmp_path, monkeypatch):
+    """Each class a saved session may name, saved mid-pass and loaded, finishes the uninterrupted pass."""
+    assert cls in ROUND_TRIP_CASE, f"{cls} is in LEARNER_CLASSES: add its case to ROUND_TRIP_CASE"
+    case = ROUND_TRIP_CASE[cls]
+    if case in PICKLABLE_OVR:
+        monkeypatch.setitem(CASES, case, PICKLABLE_OVR[case])
+    make, features, labels, K = setup(graph, case)
+    assert type(make()).__name__ == cls
+    whole = answer(Session(make(), features, seed=5, n_classes=K), labels)
+    first = answer(Session(make(), features, seed=5, n_classes=K), labels, stop=N // 2)
+    first.ask()
+    resumed = Session.load(first.save(tmp_path / f"{cls}.npz"))
+    assert type(resumed.learner).__name__ == cls and resumed.n_done == N // 2
+    assert_same_trace(answer(resumed, labels).trace, whole.trace)
+
+
+def test_the_round_trip_table_names_only_registered_learners():
+    assert set(ROUND_TRIP_CASE) == set(ol.LEARNER_CLASSES)

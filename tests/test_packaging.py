@@ -15,11 +15,29 @@ def _name(req):
     return re.split(r"[<>=!~ ;]", req.strip(), maxsplit=1)[0].lower()
 
 
+def _meta():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _extra(name, meta=None):
+    """The packages of one extra, its references to other extras (``graphsel[notebooks]``) resolved."""
+    meta = meta or _meta()
+    names = set()
+    for r in meta["optional-dependencies"][name]:
+        if _name(r).startswith(meta["name"] + "["):
+            for other in _name(r).split("[", 1)[1].rstrip("]").split(","):
+                names |= _extra(other.strip(), meta)
+        else:
+            names |= CONDA_ALIASES.get(_name(r), {_name(r)})
+    return names
+
+
 def _pyproject_packages():
-    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    """The core and every extra."""
+    meta = _meta()
     names = {_name(r) for r in meta["dependencies"]}
-    for r in meta["optional-dependencies"]["test"]:
-        names |= CONDA_ALIASES.get(_name(r), {_name(r)})
+    for extra in meta["optional-dependencies"]:
+        names |= _extra(extra, meta)
     return names
 
 
@@ -47,7 +65,7 @@ def test_readme_has_two_setup_commands_and_ci_uses_the_test_one():
     )
     assert block, "README must mark the test command"
     assert "pytest" in block.group(1)
-    assert "pip install -e . && python -m graphsel_lib.reproduce" in readme
+    assert 'pip install -e ".[book]" && python -m graphsel_lib.reproduce --book' in readme
     # .ci/run extracts the same command (it once ran the ``` fence lines as shell)
     out = subprocess.run(
         ["bash", str(ROOT / ".ci" / "run"), "--print-command"], capture_output=True, text=True, check=True
@@ -87,3 +105,54 @@ def test_no_module_imports_the_package_above_it():
         tree = ast.parse((root / name).read_text(encoding="utf-8"))
         imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         assert not [i for i in imports if i.startswith(forbidden)], f"{name}: {imports}"
+
+
+NOT_CORE = ("matplotlib", "IPython", "ipykernel", "ipywidgets", "jupyterlab", "papermill", "nbformat",
+            "nbconvert", "sphinx", "myst_nb", "nbgrader", "pytest", "dask", "playwright")  # fmt: skip
+
+
+def test_the_core_is_what_the_algorithms_need_and_test_installs_every_extra():
+    meta = _meta()
+    core = {_name(r) for r in meta["dependencies"]}
+    assert core == {"numpy", "scipy", "networkx", "scikit-learn", "pyamg", "numba", "threadpoolctl",
+                    "tqdm", "pandas", "joblib"}  # fmt: skip
+    assert not {m.lower().replace("_", "-") for m in NOT_CORE} & core
+    extras = set(meta["optional-dependencies"]) - {"test", "dev"}
+    assert extras == {"notebooks", "book", "teach"}
+    assert set().union(*(_extra(e, meta) for e in extras)) <= _extra("test", meta)  # .ci/run installs all
+    assert "nbgrader" in _extra("teach", meta) and "nbgrader" not in core
+
+
+def test_console_scripts_are_the_python_m_entry_points():
+    import importlib
+
+    scripts = _meta()["scripts"]
+    assert set(scripts) == {"graphsel-reproduce", "graphsel-book"}
+    for target, shim in zip(scripts.values(), ("graphsel_lib.reproduce", "graphsel_lib.book"), strict=True):
+        module, func = target.split(":")
+        assert getattr(importlib.import_module(module), func) is importlib.import_module(shim).main
+
+
+def test_the_core_imports_and_runs_an_online_learner_without_the_extras():
+    """What ``pip install -e .`` gives: the notebook, book and test packages made unimportable."""
+    import subprocess
+    import sys
+
+    code = f"""
+import importlib.abc, sys
+class NoExtras(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {NOT_CORE!r}:
+            raise ImportError(f"{{name}} is an extra, not in the core")
+sys.meta_path.insert(0, NoExtras())
+import numpy as np, graphsel_lib as gs
+S = gs.graph.random_connected_graph(np.random.default_rng(0), 40, 0.2)
+M = gs.spectral_embedding(S, 5, cache=False).M
+y = np.where(M[0] > 0, 1, -1)
+tr = gs.online.run(gs.online.SSLGC(mu=1.0, kappa=0.3), gs.add_bias(M), y, seed=0)
+F = gs.transductive.harmonic(S, (y > 0).astype(int), [0, 1, 2, 3])
+print(tr.n_rounds, F.shape, sorted(m for m in {NOT_CORE!r} if m in sys.modules))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["40", "(40,", "2)", "[]"]

@@ -9,8 +9,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from graphsel_lib.collection import plotting  # noqa: E402
-from graphsel_lib.collection.plotting import (  # noqa: E402
+from graphsel_lib.collection import plotting as facade  # noqa: E402
+from graphsel_lib.course import style as plotting  # noqa: E402
+from graphsel_lib.course.style import (  # noqa: E402
     ALGORITHM_STYLES,
     algorithm_style,
     canonical_name,
@@ -139,7 +140,7 @@ def test_show_displays_a_png_and_closes_the_figure(monkeypatch):
     """``plotting.show`` is how an explorer draws: an inline PNG under any backend, no file written."""
     import IPython.display
 
-    import graphsel_lib.collection.plotting as P
+    import graphsel_lib.course.style as P
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
@@ -150,3 +151,9 @@ def test_show_displays_a_png_and_closes_the_figure(monkeypatch):
     assert not P.plt.fignum_exists(fig.number)
     with pytest.raises(TypeError, match="Figure"):
         P.show("not a figure")
+
+
+def test_collection_plotting_is_the_course_style():
+    """Notebooks and papers reach the one style as ``collection.plotting``: the same objects."""
+    assert all(getattr(facade, name) is getattr(plotting, name) for name in facade.__all__)
+    assert set(facade.__all__) <= set(plotting.__all__)

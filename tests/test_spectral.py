@@ -415,7 +415,7 @@ def test_probe_path_reports_a_split_without_a_count(monkeypatch):
 
 def test_algebraic_connectivity_of_a_cycle_does_not_warn():
     """λ_2 of a cycle is repeated, but only its value is asked for."""
-    lam, caught = _splits(lambda: gs.bounds.algebraic_connectivity(_cycle(12)))
+    lam, caught = _splits(lambda: gs.theory.algebraic_connectivity(_cycle(12)))
     assert abs(lam - (2 - 2 * np.cos(2 * np.pi / 12))) < 1e-10 and not caught
 
 

@@ -18,7 +18,7 @@ and ends, before ``## Exercises``, with a ``## Key takeaways`` cell of 3–6
 bullets. :func:`read_chapter` parses both; :func:`chapter_map_layout` places
 which chapter needs which (the arrows of the prerequisites, without the ones
 implied by a longer path) for the figure of the course overview
-(:func:`graphsel_lib.collection.plotting.chapter_map`).
+(:func:`graphsel_lib.course.figures.chapter_map`).
 
 The *Time* line is computed by one rule (:func:`study_time`; the course overview states it):
 
@@ -283,7 +283,7 @@ def chapter_map_layout(chs=None):
     ``-y`` is the length of the longest chain of prerequisites leading to the
     chapter (the spine of the course runs from top to bottom, the branches
     side by side); ``arrows`` are the prerequisite pairs ``(a, b)`` not
-    implied by a longer path. Drawn by :func:`graphsel_lib.collection.plotting.chapter_map`.
+    implied by a longer path. Drawn by :func:`graphsel_lib.course.figures.chapter_map`.
     """
     chs = chapters() if chs is None else chs
     by_no = {c.number: c for c in chs}

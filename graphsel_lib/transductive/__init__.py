@@ -7,7 +7,7 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
 
 * :func:`llgc` — gu2013 Eq. 2: ``(I + mu L) F = Y`` (the combinatorial-Laplacian
   variant; Zhou et al.'s normalized one with ``laplacian="normalized"``), and its
-  ridge forms (:func:`llgc_form_deviations`, :func:`llgc_low_rank`).
+  low-rank ridge form (:func:`llgc_low_rank`, :func:`llgc_truncation_error`).
 * :func:`transductive_gp` — gaertner2005: multiclass GP transduction with balancing
   constraints, Newton–CG on a sparse ``K^{-1}``.
 * :func:`harmonic` — Zhu et al. 2003 / zhang2006 Eq. 2, optionally with class
@@ -22,22 +22,15 @@ Dense, literal twins for testing live in :mod:`graphsel_lib.transductive.referen
 
 from ._common import ConvergenceWarning, predict
 from .gp import (
-    BALANCE_SETTINGS,
     balance_bounds,
     balance_epsilon,
-    compare_balance_settings,
     gp_hessp,
     gp_kernel_inverse,
     gp_objective,
     gp_t_step,
     match_class_proportions,
     naive_em,
-    q_collapse_methods,
-    q_collapse_runs,
-    q_statistics,
     solve_balanced_q,
-    summarise_balance_settings,
-    summarise_q_collapse,
     transductive_gp,
     variational_bound,
 )
@@ -47,15 +40,10 @@ from .harmonic import (
     class_mass_normalization,
     cmn_prior,
     harmonic,
-    harmonic_cmn_accuracy,
-    labelled_per_class,
 )
-from .llgc import llgc, llgc_form_deviations, llgc_low_rank, llgc_truncation_error
+from .llgc import llgc, llgc_low_rank, llgc_truncation_error
 from .loohl import (
     BandwidthFit,
-    compare_bandwidth_learners,
-    cross_class_mass,
-    draw_labelled_set,
     entropy_objective,
     harmonic_rbf,
     loo_objective,
@@ -65,12 +53,9 @@ from .loohl import (
     rbf_weights,
     reach_probability,
     smoothed_transition,
-    summarise_bandwidth_learners,
-    walk_edge_weights,
 )
 
 __all__ = [
-    "BALANCE_SETTINGS",
     "CMN_PRIORS",
     "MIN_UNLABELLED_FOR_CMN",
     "BandwidthFit",
@@ -79,22 +64,15 @@ __all__ = [
     "balance_epsilon",
     "class_mass_normalization",
     "cmn_prior",
-    "compare_balance_settings",
-    "compare_bandwidth_learners",
-    "cross_class_mass",
-    "draw_labelled_set",
     "entropy_objective",
     "gp_hessp",
     "gp_kernel_inverse",
     "gp_objective",
     "gp_t_step",
     "harmonic",
-    "harmonic_cmn_accuracy",
     "harmonic_rbf",
-    "labelled_per_class",
     "llgc",
     "predict",
-    "llgc_form_deviations",
     "llgc_low_rank",
     "llgc_truncation_error",
     "loo_objective",
@@ -103,17 +81,10 @@ __all__ = [
     "minent",
     "mst_bandwidth",
     "naive_em",
-    "q_collapse_methods",
-    "q_collapse_runs",
-    "q_statistics",
     "rbf_weights",
     "reach_probability",
     "smoothed_transition",
     "solve_balanced_q",
-    "summarise_balance_settings",
-    "summarise_bandwidth_learners",
-    "summarise_q_collapse",
     "transductive_gp",
     "variational_bound",
-    "walk_edge_weights",
 ]

@@ -49,8 +49,6 @@ __all__ = [
     "harmonic",
     "class_mass_normalization",
     "cmn_prior",
-    "labelled_per_class",
-    "harmonic_cmn_accuracy",
 ]
 
 CMN_PRIORS = ("labelled", "uniform", "none")
@@ -337,51 +335,3 @@ def harmonic(
         F_U = class_mass_normalization(F_U, q)
     F[unl] = F_U
     return F
-
-
-def labelled_per_class(y, per_class, rng):
-    """``per_class`` nodes of every class, drawn without replacement; sorted indices (a stratified labelled set).
-
-    Parameters
-    ----------
-    y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1`` of every node.
-    per_class : int
-    rng : numpy.random.Generator or sequence of K Generators
-        One generator drawn from class after class, or one generator per class.
-
-    >>> labelled_per_class([0, 0, 1, 1, 1], 1, np.random.default_rng(0)).size
-    2
-    """
-    y = np.asarray(y, dtype=np.int64)
-    K = int(y.max()) + 1
-    rngs = [rng] * K if isinstance(rng, np.random.Generator) else list(rng)
-    if len(rngs) != K:
-        raise ValueError(f"rng must be one Generator or {K} Generators (one per class), got {len(rngs)}")
-    picks = [r.choice(np.flatnonzero(y == k), per_class, replace=False) for k, r in enumerate(rngs)]
-    return np.sort(np.concatenate(picks))
-
-
-def harmonic_cmn_accuracy(S, y, per_class_values, draws, seed=0):
-    """Accuracy on the unlabelled nodes of the harmonic function with and without CMN, per labelled set.
-
-    For each number of labels per class in ``per_class_values`` and each draw,
-    the labelled set is :func:`labelled_per_class` with the generator
-    ``default_rng([seed, draw, per_class])`` (notebook 11's explorer).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``per class``, ``draw``, ``harmonic``, ``CMN``.
-    """
-    import pandas as pd
-
-    y = np.asarray(y)
-    rows = []
-    for p in per_class_values:
-        for d in draws:
-            lab = labelled_per_class(y, p, np.random.default_rng([seed, d, p]))
-            unl = np.setdiff1d(np.arange(y.size), lab)
-            acc = [float(np.mean(harmonic(S, y, lab, cmn=c)[unl].argmax(1) == y[unl])) for c in (False, True)]
-            rows.append({"per class": p, "draw": d, "harmonic": acc[0], "CMN": acc[1]})
-    return pd.DataFrame(rows)

@@ -99,13 +99,7 @@ __all__ = [
     "entropy_objective",
     "loohl",
     "minent",
-    "BANDWIDTH_METHODS",
-    "draw_labelled_set",
     "reach_probability",
-    "compare_bandwidth_learners",
-    "summarise_bandwidth_learners",
-    "walk_edge_weights",
-    "cross_class_mass",
 ]
 
 #: Loss ``h`` of the held-out node's score for its own class, and its derivative.
@@ -534,36 +528,6 @@ def minent(
 
 
 # --------------------------------------------------------------------------- degenerate graphs (notebook 11 §6)
-#: The four graphs compared on each labelled set, in the order of the table; ``{shrink}`` is filled in.
-BANDWIDTH_METHODS = ("HEM (ω₀)", "MinEnt", "LOOHL (pure)", "LOOHL (shrink={shrink})")
-
-
-def draw_labelled_set(y, n_labeled, rng, *, min_per_class=2):
-    """``n_labeled`` distinct nodes drawn uniformly by ``rng``, redrawn until each class has ``min_per_class``.
-
-    Parameters
-    ----------
-    y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1`` of every node.
-    n_labeled : int
-    rng : numpy.random.Generator
-    min_per_class : int, default 2
-        LOOHL's ``loss="log"`` needs 2 (one labelled node of a class is held out at a time).
-
-    Returns
-    -------
-    ndarray of int, sorted
-    """
-    y = np.asarray(y, dtype=np.int64)
-    K = int(y.max()) + 1
-    if n_labeled > y.size or n_labeled < K * min_per_class:
-        raise ValueError(
-            f"cannot draw {n_labeled} of {y.size} nodes with {min_per_class} in each of {K} classes"
-        )
-    while True:
-        lab = np.sort(rng.choice(y.size, n_labeled, replace=False))
-        if np.bincount(y[lab], minlength=K).min() >= min_per_class:
-            return lab
 
 
 def reach_probability(X, labeled, sigma, *, eps=1e-4):
@@ -602,108 +566,3 @@ def reach_probability(X, labeled, sigma, *, eps=1e-4):
     unl = np.setdiff1d(np.arange(n), lab)
     A = np.eye(unl.size) - (1.0 - eps) * P[np.ix_(unl, unl)]
     return unl, (1.0 - eps) * np.linalg.solve(A, P[np.ix_(unl, lab)].sum(axis=1))
-
-
-def compare_bandwidth_learners(X, y, *, n_labeled, n_splits, seed, maxiter, shrink, eps=1e-4):
-    """Learn the graph four ways on ``n_splits`` random labelled sets and measure each (notebook 11 §6).
-
-    On each labelled set (:func:`draw_labelled_set` with the generator
-    ``default_rng(seed + 1000 + split)``): HEM at the start ``sigma0`` of
-    :func:`mst_bandwidth`, :func:`minent`, pure :func:`loohl` and
-    :func:`loohl` with the ``shrink`` prior, each searched by L-BFGS-B for at
-    most ``maxiter`` iterations. For each learned graph: the error of the
-    harmonic scores (smoothing ``eps``) on the unlabelled nodes, the share of
-    stranded unlabelled nodes (:func:`reach_probability` below 1/2), the
-    smallest reach, the LOO loss (:func:`loo_objective`, zhang2006 Eq. 5) and
-    the spread ``max_p - min_p`` of ``log10(sigma_p / sigma0)`` in decades.
-
-    Returns
-    -------
-    runs : pandas.DataFrame
-        One row per labelled set and method: ``split``, ``method``, ``error``,
-        ``stranded``, ``min reach``, ``LOO loss``, ``spread (decades)``.
-    fitted : dict
-        ``(method, split) -> (labeled, sigma, r_U)``.
-    """
-    import pandas as pd
-
-    names = [m.format(shrink=shrink) for m in BANDWIDTH_METHODS]
-    rows, fitted = [], {}
-    for split in range(n_splits):
-        lab = draw_labelled_set(y, n_labeled, np.random.default_rng(seed + 1000 + split))
-        unl = np.setdiff1d(np.arange(len(y)), lab)
-        s0 = mst_bandwidth(X, y, lab)
-        sigmas = (
-            np.full(np.shape(X)[1], s0),
-            minent(X, y, lab, maxiter=maxiter, return_info=True)[1].sigma,
-            loohl(X, y, lab, maxiter=maxiter, return_info=True)[1].sigma,
-            loohl(X, y, lab, shrink=shrink, maxiter=maxiter, return_info=True)[1].sigma,
-        )
-        for name, sig in zip(names, sigmas, strict=True):
-            F = harmonic_rbf(X, y, lab, sigma=sig, eps=eps)
-            _, r = reach_probability(X, lab, sig, eps=eps)
-            spread = np.log10(sig / s0)
-            rows.append({
-                "split": split, "method": name,
-                "error": float(np.mean(F[unl].argmax(1) != np.asarray(y)[unl])),
-                "stranded": float(np.mean(r < 0.5)), "min reach": float(r.min()),
-                "LOO loss": loo_objective(X, y, lab, sig, eps=eps)[0],
-                "spread (decades)": float(spread.max() - spread.min()),
-            })  # fmt: skip
-            fitted[name, split] = (lab, sig, r)
-    return pd.DataFrame(rows), fitted
-
-
-def summarise_bandwidth_learners(runs):
-    """One row per method of :func:`compare_bandwidth_learners`, each column at the precision it is stable to.
-
-    Errors and stranded shares are counts over the unlabelled nodes (4
-    decimals); the smallest reach is rounded to 2 decimals, the LOO loss and the
-    spread are **medians** over the labelled sets at 2 and 1 decimals, because
-    where L-BFGS-B stops in these ill-posed searches depends on the last bits of
-    floating-point sums (notebook 11 checks the table against a one-thread run).
-    """
-    import pandas as pd
-
-    g = runs.groupby("method", sort=False)
-    return pd.DataFrame({
-        "error mean": g["error"].mean().round(4),
-        "error std": g["error"].std().fillna(0).round(4),
-        "stranded mean": g["stranded"].mean().round(4),
-        "stranded max": g["stranded"].max().round(4),
-        "lowest reach": g["min reach"].min().round(2),
-        "LOO loss median": g["LOO loss"].median().round(2),
-        "spread median": g["spread (decades)"].median().round(1),
-    }).reset_index()  # fmt: skip
-
-
-def walk_edge_weights(X, sigma, *, min_weight=0.01):
-    """The edges of the learned walk to draw: ``(i, j, w_ij)`` with ``w_ij = max(P_ij, P_ji) >= min_weight``.
-
-    ``P = D^-1 S`` is the unsmoothed walk on the RBF graph with bandwidths
-    ``sigma``. Notebook 11 draws each edge with opacity ``w_ij``: the picture is
-    continuous in the weights, so no edge appears or vanishes at a threshold
-    that rounding could cross (an edge at ``min_weight = 0.01`` is drawn at 1 %
-    opacity, invisible either way).
-
-    Returns
-    -------
-    i, j : ndarray of int (``i < j``)
-    w : ndarray of float
-    """
-    X = _check_X(X)
-    P = _transition(X / _check_sigma(sigma, X.shape[1]))
-    W = np.maximum(P, P.T)
-    i, j = np.nonzero(np.triu(W >= min_weight, 1))
-    return i, j, W[i, j]
-
-
-def cross_class_mass(X, y, sigma):
-    """Mean over the nodes of the walk's probability to step to a node of another class, ``mean_i sum_j P_ij [y_j != y_i]``.
-
-    A continuous measure of how much a learned graph joins the classes (notebook 11 §6).
-    """
-    X = _check_X(X)
-    y = np.asarray(y)
-    P = _transition(X / _check_sigma(sigma, X.shape[1]))
-    return float((P * (y[None, :] != y[:, None])).sum(axis=1).mean())

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ... import bounds
+from ...graph import effective_resistance, kernel_diagonal
 from ..quiz import Choice, Numeric, Quiz
 
 
@@ -18,13 +18,13 @@ def _adjacency(n, edges):
 def _complete_graph_ktt(n=4):
     """K_tt on the complete graph with ``n`` nodes (every node alike)."""
     S = _adjacency(n, [(a, c) for a in range(n) for c in range(a + 1, n)])
-    return bounds.kernel_diagonal(S).max()
+    return kernel_diagonal(S).max()
 
 
 def _diamond_resistance():
     """r_eff(1, 3) on the 4-cycle 0-1-2-3-0 with the chord {0, 2}."""
     S = _adjacency(4, [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)])
-    return bounds.effective_resistance(S, np.array([[1, 3]]))[0]
+    return effective_resistance(S, np.array([[1, 3]]))[0]
 
 
 QUIZ = Quiz(

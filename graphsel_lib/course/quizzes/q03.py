@@ -2,20 +2,20 @@
 
 import numpy as np
 
-from ... import bounds
+from ...theory import perceptron_mistake_bound
 from ..quiz import Choice, Numeric, Quiz
 from .small_graphs import path
 
 
 def _path_slides_bound():
     """4 Phi(y) max_t K_tt on the path of 4 nodes with y = (+1, +1, -1, -1)."""
-    return bounds.perceptron_mistake_bound(path(4), np.array([1, 1, -1, -1]))
+    return perceptron_mistake_bound(path(4), np.array([1, 1, -1, -1]))
 
 
 def _path_margin_corrected():
     """The margin-corrected bound on the path of 4 nodes with y = (+1, -1, -1, -1)."""
     y = np.array([1, -1, -1, -1])
-    return bounds.perceptron_mistake_bound(path(4), y) / (1 - abs(y.mean())) ** 2
+    return perceptron_mistake_bound(path(4), y) / (1 - abs(y.mean())) ** 2
 
 
 QUIZ = Quiz(

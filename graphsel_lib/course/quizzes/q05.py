@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ...bounds import ollgc_bounds
 from ...online import OLLGC, RidgeState, run
+from ...theory import ollgc_bounds
 from ..quiz import Choice, Numeric, Quiz
 from .small_graphs import path_features
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ...bounds import sslgc_bias_variance
 from ...online import SSLGC, run
+from ...theory import sslgc_bias_variance
 from ..quiz import Choice, Numeric, Quiz
 from .small_graphs import path_features
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from ...bounds import msg_aggressive_threshold
 from ...online import MSG, run
 from ...spectral import spectral_embedding
+from ...theory import msg_aggressive_threshold
 from ..quiz import Choice, Numeric, Quiz
 
 

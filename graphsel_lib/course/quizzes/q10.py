@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ...bounds import bbq_first_query
 from ...online import DGS, BBQEps, run
+from ...theory import bbq_first_query
 from ..quiz import Choice, Numeric, Quiz
 
 

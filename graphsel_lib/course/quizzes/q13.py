@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ...bounds import edge_in_tree_probability, expected_tree_cut, spanning_tree_count
+from ...theory import edge_in_tree_probability, expected_tree_cut, spanning_tree_count
 from ..quiz import Choice, Numeric, Quiz
 
 

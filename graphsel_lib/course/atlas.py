@@ -34,13 +34,12 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import bounds
-from . import experiments as ex
-from ._validation import DataWarning
-from .active import EER, S2, RandomPool, run_pool
-from .datasets import load_dataset
-from .graph import check_adjacency
-from .online import (
+from .. import experiments as ex
+from .._validation import DataWarning
+from ..active import EER, S2, RandomPool, run_pool
+from ..datasets import load_dataset
+from ..graph import check_adjacency
+from ..online import (
     BBQ,
     CMOG,
     GPA,
@@ -54,8 +53,11 @@ from .online import (
     node_ids,
     run,
 )
-from .spectral import add_bias, spectral_embedding
-from .transductive import harmonic, predict
+from ..spectral import add_bias, spectral_embedding
+from ..theory.trees import tree_and_line_cuts, wta_mistake_bound
+from ..transductive import harmonic, predict
+from .figures.graphs import graph_label
+from .style import algorithm_style, subplots
 
 __all__ = [
     "CHOSEN",
@@ -94,7 +96,7 @@ GRIDS = {
     "beta_fraction": (0.01, 0.05, 0.1, 0.3),
 }
 
-#: The atlas's variants of a learner's look (the learners' own: :data:`graphsel_lib.collection.plotting.ALGORITHM_STYLES`).
+#: The atlas's variants of a learner's look (the learners' own: :data:`graphsel_lib.course.style.ALGORITHM_STYLES`).
 VARIANTS = {
     "WTA (7 trees)": ("WTA", {"color": "#006D4F", "marker": "X"}),
     "relaxation + margin": ("relaxation", {"linestyle": ":"}),
@@ -316,7 +318,6 @@ def pool_panel(profile: str = "full", seed: int = 0) -> pd.DataFrame:
 
 
 def _style(name):
-    from .collection.plotting import algorithm_style
 
     base, changes = VARIANTS.get(name, (name, {}))
     return {**algorithm_style(base), **changes}
@@ -324,10 +325,9 @@ def _style(name):
 
 def draw_atlas(stream: pd.DataFrame, pool: pd.DataFrame):
     """Two rows, one column per data set: the stream panel on top, the pool panel below (never on one axis)."""
-    from .collection import plotting
 
     datasets = list(dict.fromkeys(stream["dataset"]))
-    fig, axes = plotting.subplots(2, len(datasets), size=(7.0, 5.6), squeeze=False)
+    fig, axes = subplots(2, len(datasets), size=(7.0, 5.6), squeeze=False)
     handles_s, handles_p = {}, {}
     for j, name in enumerate(datasets):
         ax = axes[0, j]
@@ -339,7 +339,7 @@ def draw_atlas(stream: pd.DataFrame, pool: pd.DataFrame):
             grp = grp.sort_values("labels %")
             (line,) = ax.plot(grp["labels %"], grp["error"], ms=6 if method.startswith("WTA") else 4, **st)
             handles_s.setdefault(method, line)
-        ax.set(xscale="log", title=f"{plotting.graph_label(name)}: stream", xlabel="labels used (% of $n$)")
+        ax.set(xscale="log", title=f"{graph_label(name)}: stream", xlabel="labels used (% of $n$)")
         ax.xaxis.set_major_locator(
             mticker.LogLocator(subs=(1.0, 3.0))
         )  # 1, 3, 10, 30, 100: no crowded labels
@@ -349,7 +349,7 @@ def draw_atlas(stream: pd.DataFrame, pool: pd.DataFrame):
         for strategy, grp in pool[pool["dataset"] == name].groupby("strategy", sort=False):
             (line,) = ax.plot(grp["labels"], grp["error"], ms=4, **_style(strategy))
             handles_p.setdefault(strategy, line)
-        ax.set(xscale="log", title=f"{plotting.graph_label(name)}: pool", xlabel="labels queried")
+        ax.set(xscale="log", title=f"{graph_label(name)}: pool", xlabel="labels queried")
     axes[0, 0].set_ylabel("mistake rate over the pass")
     axes[1, 0].set_ylabel("error on the unlabelled nodes")
     fig.legend(list(handles_s.values()), list(handles_s), loc="outside right upper", title="stream (top row)")
@@ -379,9 +379,9 @@ def wta_bound_runs(S, labels, n_runs, seed=0):
     for k, (order, s) in enumerate(zip(orders, ex.order_seeds(n_runs, seed), strict=True)):
         w = WTA(S, seed=s)
         trace = run(w, node_ids(n), y, order=order)
-        cuts = bounds.tree_and_line_cuts(w.trees[0], w.lines[0], y)
+        cuts = tree_and_line_cuts(w.trees[0], w.lines[0], y)
         rows.append({"run": k, "mistakes": trace.n_mistakes, "tree cut": cuts["tree"], "line cut": cuts["line"],
-                     "bound": bounds.wta_mistake_bound(w.lines[0], y)})  # fmt: skip
+                     "bound": wta_mistake_bound(w.lines[0], y)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
