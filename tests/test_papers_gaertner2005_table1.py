@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from graphsel_lib.collection import scorecard
+from graphsel_lib.papers import gaertner2005 as gz
 from graphsel_lib.papers import gaertner2005_table1 as t1r
 from graphsel_lib.papers import scorecard_rows as rows
 
@@ -134,3 +135,13 @@ def test_sensitivity_rows_move_against_the_headline_grid_point(readings_on_disk)
 
 def test_the_tolerance_is_the_scorecards():
     assert t1r.TOLERANCE == rows.tolerance("gaertner2005", "uci-glass", "transd. GP")
+
+
+def test_tictactoe_ind_gp_runs_cmc_and_usps_do_not():
+    """Issue 33: the RBF limit covers tic-tac-toe (958 points); only cmc and USPS keep the 'rbf' note."""
+    assert 958 <= gz.protocol("full").rbf_max_n < 1473
+    assert t1r._why_na("tictactoe", "ind. GP")[0] == "t1-na-profile"
+    for row in ("cmc", "USPS"):
+        key, why = t1r._why_na(row, "ind. GP")
+        assert key == "t1-na-rbf" and "tic-tac-toe" not in why
+    assert t1r._why_na("cmc", "transd. GP")[0] == "t1-na-profile"
