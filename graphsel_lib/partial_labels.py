@@ -49,6 +49,7 @@ import pandas as pd
 from . import online, transductive
 from ._validation import UNLABELLED, DataWarning, check_class_labels, check_seed
 from .experiments import TIE_RTOL
+from .graph import Graph
 from .online.relaxation import kernel_for
 from .transductive import MIN_UNLABELLED_FOR_CMN, cmn_prior
 
@@ -72,6 +73,7 @@ __all__ = [
     "chosen_predictor",
     "chosen_prior",
     "choose_prior",
+    "auto_prior",
     "harmonic_scores",
     "selection_report",
     "confidence",
@@ -186,6 +188,17 @@ def choose_prior(prior, g, labels=None, *, n_folds=5, seed=0):
     graph = g if labels is g.labels else replace(g, labels=labels)  # validated again
     cv = cross_validate(predictors, graph, n_folds=n_folds, seed=seed)
     return chosen_prior(cv, predictors)
+
+
+def auto_prior(S, labels, n_classes):
+    """The prior notebook 50 chooses (:func:`choose_prior` ``"auto"``, seed 0) on adjacency ``S`` with ``labels``
+    (-1 unknown, classes ``0..n_classes-1``): a rule :func:`graphsel_lib.active.run_pool` takes as ``class_prior``."""
+    labels = np.asarray(labels)
+    names = [str(k) for k in range(int(n_classes))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        g = Graph(S, labels.copy(), names, "pool", None, None)
+    return choose_prior("auto", g)
 
 
 def harmonic_cmn(prior="labelled") -> Predictor:

@@ -11,6 +11,7 @@ import scipy.sparse as sp
 
 import graphsel_lib as gs
 from conftest import random_connected_graph
+from graphsel_lib import partial_labels as pl
 from graphsel_lib.active import EER, S2, PoolState, RandomPool, run_pool
 from graphsel_lib.active.reference import ReferenceEER, ReferenceS2
 from graphsel_lib.transductive import harmonic, predict
@@ -123,7 +124,7 @@ def test_last_error_follows_the_edges_not_the_prior():
     initial = np.setdiff1d(np.arange(34), [0, 33])
     trace = run_pool(_Ask(0), S, y, 1, initial=initial)
     assert trace.n_unlabelled.tolist() == [1] and trace.errors.tolist() == [0.0]
-    for prior in ("labelled", "uniform", "none", "auto", [1, 1], {0: 1, 1: 1}):
+    for prior in ("labelled", "uniform", "none", pl.auto_prior, [1, 1], {0: 1, 1: 1}):
         assert run_pool(_Ask(0), S, y, 1, initial=initial, class_prior=prior).errors.tolist() == [0.0]
     # from two unlabelled nodes on, CMN with the prior chosen is applied (the same function as notebook 50)
     two = run_pool(_Ask(0), S, y, 1, initial=np.setdiff1d(np.arange(34), [0, 32, 33]), class_prior="uniform")
@@ -241,11 +242,9 @@ def test_run_pool_with_one_node_left_says_no_query_is_possible():
 
 
 def test_run_pool_auto_prior_is_notebook_50s_choice_after_each_query():
-    """class_prior="auto": the prior partial_labels.choose_prior picks from the labels revealed so far; with
+    """class_prior=partial_labels.auto_prior: the prior choose_prior picks from the labels revealed so far; with
     initial labels drawn mostly from the minority class, "labelled" shares skew every error."""
     import networkx as nx
-
-    from graphsel_lib import partial_labels as pl
 
     P = [[0.2, 0.01], [0.01, 0.2]]
     G = nx.stochastic_block_model([60, 20], P, seed=0)
@@ -254,7 +253,7 @@ def test_run_pool_auto_prior_is_notebook_50s_choice_after_each_query():
     y = np.repeat([0, 1], [60, 20])
     initial = np.array([0, 60, 61, 62, 63, 64, 65, 66])  # 1 of the big class, 7 of the small one
     order = [1, 67, 2, 68]
-    auto = run_pool(_Ask(*order), S, y, 4, initial=initial, class_prior="auto")
+    auto = run_pool(_Ask(*order), S, y, 4, initial=initial, class_prior=pl.auto_prior)
     shares = run_pool(_Ask(*order), S, y, 4, initial=initial, class_prior="labelled")
     assert np.all(auto.errors <= shares.errors) and auto.errors.mean() < shares.errors.mean() - 0.1
     known = np.full(80, -1)

@@ -195,8 +195,8 @@ def _error(S, y, state, class_prior="labelled"):
     """
     unl = state.unlabelled
     counts = np.bincount(state.y_known[state.is_labelled], minlength=state.n_classes)
-    if isinstance(class_prior, str) and class_prior == "auto":
-        class_prior = _auto_prior(S, state)
+    if callable(class_prior):  # a rule, asked with the labels revealed so far (-1: not yet)
+        class_prior = class_prior(S, state.y_known.copy(), state.n_classes)
     q = cmn_prior(class_prior, counts, n_unlabelled=unl.size)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DataWarning)
@@ -209,18 +209,6 @@ def _error(S, y, state, class_prior="labelled"):
             class_prior=q,
         )
     return float(np.mean(predict(F[unl]) != y[unl]))
-
-
-def _auto_prior(S, state):
-    """The prior notebook 50 would choose from the labels revealed so far (cross-validation, seed 0)."""
-    from ..graph import Graph
-    from ..partial_labels import choose_prior
-
-    names = [str(k) for k in range(state.n_classes)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DataWarning)
-        g = Graph(S, state.y_known.copy(), names, "pool", None, None)
-        return choose_prior("auto", g)
 
 
 def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, class_prior=None):
@@ -244,7 +232,7 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         many nodes drawn uniformly, or these nodes.
     n_classes : int, optional
         K (default ``max(y) + 1``).
-    class_prior : {"labelled", "uniform", "none", "auto"}, array of shape (K,) or dict, optional
+    class_prior : {"labelled", "uniform", "none"}, array of shape (K,), dict or callable, optional
         CMN's class masses, resolved after each query by
         :func:`graphsel_lib.transductive.cmn_prior` (the function notebook 50
         and :mod:`graphsel_lib.partial_labels` use). Default (None):
@@ -255,10 +243,10 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         ``"none"`` (the harmonic function without CMN). While one node is
         left unlabelled (the last query of the largest budget), no CMN is
         applied: on one node it would predict the prior's top class whatever
-        the edges say. ``"auto"``: after each query, the prior notebook 50
-        chooses, by cross-validation on the labels revealed so far
-        (:func:`graphsel_lib.partial_labels.choose_prior`; a cross-validation
-        per query, so slower).
+        the edges say. A callable ``rule(S, labels, n_classes)`` is asked after each query
+        with the labels revealed so far (−1: not yet) and returns one of the
+        above: :func:`graphsel_lib.partial_labels.auto_prior` is the prior
+        notebook 50 chooses, by cross-validation (one per query, so slower).
 
     Raises
     ------
@@ -290,7 +278,7 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
             f"measure the error on), got {budget}"
         )
     class_prior = "labelled" if class_prior is None else class_prior
-    if not (isinstance(class_prior, str) and class_prior == "auto"):
+    if not callable(class_prior):
         cmn_prior(class_prior, np.ones(K))  # a bad prior fails here, before any query
     state = PoolState(S, K, np.random.default_rng(state_ss))
     for u in initial:

@@ -160,8 +160,8 @@ def cmn_prior(prior, labelled_counts, *, n_unlabelled=None, class_names=None):
     if isinstance(prior, str):
         if prior not in CMN_PRIORS:
             hint = (
-                ": 'auto' means chosen by cross-validation (graphsel_lib.partial_labels.cross_validate); "
-                "resolve it there"
+                ": 'auto' means chosen by cross-validation (graphsel_lib.partial_labels.choose_prior); "
+                "resolve it there, or give active.run_pool the rule class_prior=partial_labels.auto_prior"
                 if prior == "auto"
                 else ""
             )
