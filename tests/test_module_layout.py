@@ -25,7 +25,6 @@ MAX_LINES = 1_000
 KNOWN_LONG = {
     "graphsel_lib/papers/gu2013.py",
     "graphsel_lib/papers/yang2016.py",
-    "graphsel_lib/graph.py",
 }
 
 
