@@ -26,9 +26,7 @@ from .construction import (  # noqa: F401
     dropped_nodes_message,
     nodes_to_keep,
 )
-from .core import (  # noqa: F401
-    Graph,
-)
+from .core import Graph  # noqa: F401
 from .laplacians import (  # noqa: F401
     cut_size,
     cut_sizes_along,

@@ -10,9 +10,7 @@ from scipy.sparse import csgraph
 
 if TYPE_CHECKING:
     from ._types import Adjacency
-from .._validation import (
-    check_integer,
-)
+from .._validation import check_integer
 
 
 def n_components(S: Adjacency) -> int:

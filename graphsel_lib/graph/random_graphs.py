@@ -11,9 +11,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ._types import Adjacency
-from .._validation import (
-    check_integer,
-)
+from .._validation import check_integer
 from .checks import check_adjacency
 
 # --------------------------------------------------------------------------- random graphs for the checks

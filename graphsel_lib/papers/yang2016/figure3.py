@@ -13,9 +13,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import (
-    N_JOBS,
-)
+from graphsel_lib.papers.common import N_JOBS
 
 from .paper_numbers import BIAS_B, HEADLINE, LABEL, SHOWN
 from .protocols import Protocol, _setting, methods, protocol, tuned_params
