@@ -22,7 +22,7 @@ def _adj(G):
     )
 
 
-# --------------------------------------------------------------------------- graph.py
+# --------------------------------------------------------------------------- graph
 def test_cut_sizes_along_matches_cut_size_of_every_prefix():
     rng = np.random.default_rng(0)
     S = graph.random_connected_graph(rng, 15, 0.2)

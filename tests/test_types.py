@@ -18,14 +18,25 @@ ROOT = Path(__file__).resolve().parent.parent
 TYPED = (graph,)
 
 
+def _defined_in(obj, module):
+    """``obj`` is defined in ``module`` or, for a package, in one of its submodules."""
+    return obj.__module__ == module.__name__ or obj.__module__.startswith(module.__name__ + ".")
+
+
+def _source(module):
+    """The path mypy is given for ``module``: its file, or its package's directory."""
+    path = Path(module.__file__).relative_to(ROOT)
+    return (path.parent if path.name == "__init__.py" else path).as_posix()
+
+
 def _public_callables(module):
     """``(name, function)`` for each function of ``__all__`` and each public method of its classes."""
     out = []
     for name in module.__all__:
         obj = getattr(module, name)
-        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+        if inspect.isfunction(obj) and _defined_in(obj, module):
             out.append((name, obj))
-        elif inspect.isclass(obj) and obj.__module__ == module.__name__:
+        elif inspect.isclass(obj) and _defined_in(obj, module):
             for attr, member in vars(obj).items():
                 func = member.__func__ if isinstance(member, classmethod | staticmethod) else member
                 func = func.fget if isinstance(func, property) else func
@@ -50,7 +61,7 @@ def test_the_public_api_is_annotated(module):
 
 def test_mypy_checks_the_typed_modules():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
-    assert config["files"] == [f"graphsel_lib/{m.__name__.split('.')[-1]}.py" for m in TYPED]
+    assert config["files"] == [_source(m) for m in TYPED]
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (pip install -e '.[test]')")
     out = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)

@@ -1,0 +1,12 @@
+"""The graph package's type aliases (for the type checker only)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+    from numpy.typing import ArrayLike
+
+    #: A weight matrix as the functions take it: a dense array or a SciPy sparse matrix, (n, n).
+    Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray

@@ -1,0 +1,75 @@
+"""Input validation of weight matrices and node labels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._types import Adjacency
+from .._validation import (
+    as_symmetric_matrix,
+    check_class_labels,
+)
+from .components import n_components
+
+
+# --------------------------------------------------------------------------- validation
+def check_adjacency(
+    S: Adjacency, *, require_connected: bool = False, name: str = "S", tol: float = 1e-10
+) -> sp.csr_matrix:
+    """Validate a weight matrix and return it as a CSR float64 matrix (a copy).
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric, non-negative, finite edge weights. Diagonal entries
+        (self-loops) are allowed; they do not change ``L = D - S``.
+    require_connected : bool, default False
+        Raise if the graph has more than one connected component.
+    tol : float, default 1e-10
+        Relative symmetry tolerance: ``|S_ij - S_ji| <= tol * max(|S_ij|, |S_ji|)``
+        for every pair, so an edge given in one direction only is refused
+        however small its weight.
+
+    Raises
+    ------
+    TypeError
+        If ``S`` is not a matrix of real numbers (complex values are refused,
+        not truncated), or is a :class:`Graph` (pass ``g.adjacency``).
+    ValueError
+        If ``S`` is not square, is empty, not symmetric (a directed graph), has
+        negative or non-finite weights, or is disconnected while
+        ``require_connected`` is set.
+    """
+    S = as_symmetric_matrix(S, name, tol=tol)
+    if S.nnz and S.data.min() < 0:
+        raise ValueError(f"{name} has negative edge weights (min {S.data.min():g})")
+    if require_connected:
+        k = n_components(S)
+        if k != 1:
+            raise ValueError(
+                f"the graph is disconnected ({k} connected components); "
+                "use largest_connected_component() or Graph(..., lcc=True)"
+            )
+    return S
+
+
+def check_labels(y: ArrayLike, n: int, *, n_classes: int | None = None, name: str = "labels") -> np.ndarray:
+    """Validate ground-truth class labels: an int array of length ``n`` with values in ``0..K-1``.
+
+    Every node needs a label here: the library's marks of an unlabelled node
+    (``-1``, ``NaN``, ``None``; see :mod:`graphsel_lib._validation`) raise,
+    as do non-integers such as ``0.5``. Integer-valued floats are accepted.
+
+    Raises
+    ------
+    ValueError
+        If the length is not ``n``, values are not integers, are negative
+        (unlabelled) or ``>= n_classes``.
+    """
+    return check_class_labels(y, n, n_classes=n_classes, name=name, require_all=True)
