@@ -14,6 +14,13 @@ def test_operation_count_and_resistance_bound():
     # more OLLGC mistakes -> more of its d^2 updates -> a smaller SSLGC / OLLGC ratio
     assert census.sslgc_ollgc_operations(100, 0.18) < census.sslgc_ollgc_operations(100, 0.076)
     assert census.sslgc_ollgc_operations(100, 0.0) == pytest.approx((200 + 2e4) / 200)
+    # the count orders OLLGC and SSLGC above GPA but at ratios (15x, 96x on Cora) far from the published 6.9x, 6.1x
+    assert census.method_gpa_operations("OLLGC", 100, 0.0761, 0.1105) > 1
+    assert census.method_gpa_operations("SSLGC", 100, 0.08, 0.1105) > census.method_gpa_operations(
+        "OLLGC", 100, 0.0761, 0.1105
+    )
+    with pytest.raises(ValueError, match="OLLGC and SSLGC"):
+        census.method_gpa_operations("GPA", 100, 0.1, 0.1)
     worst, on = census.resistance_bound(seed=1, n_random=3)
     assert 0 < worst <= 1 and "3 random" in on
 
