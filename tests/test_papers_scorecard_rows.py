@@ -193,3 +193,15 @@ def test_readings_use_the_published_spread_as_the_headline_does():
     assert (
         rows.reading_sensitivity(sc, variants).loc[0, "verdicts changed"] == 0
     )  # z = -2.6 with both spreads
+
+
+def test_a_conclusion_names_the_rows_it_does_not_count():
+    """Regression (issue 33 re-read): "1 row is inconclusive, vacuous, not comparable or reading-dependent" hid
+    that zhang2006's inconclusive row is its abstract's claim, the one its conclusion rests on."""
+    from graphsel_lib.papers import conclusions, readings
+
+    sc, variants, _ = rows.build(20)
+    tallies = conclusions.paper_tallies(sc, readings.grid_tallies(sc, variants))
+    words = {t.paper: conclusions.conclusion_text(t, sc) for _, t in tallies.iterrows()}
+    assert "1 inconclusive (abstract)" in words["zhang2006"]
+    assert "not comparable (Table 2, Fig. 2, Table 2 (time))" in words["gu2013"]

@@ -248,10 +248,10 @@ def _time_note(card, datasets):
     return (
         "time ratio: the method's pass over GPA's; published: the authors' Matlab (mean over 20 orders), ours: "
         "our compiled code timed alone (fastest repeat, median over orders). Not comparable: two "
-        "implementations. An operation count (multiply-adds per learner and round, d = 100: GPA 2d + d e, "
-        "OLLGC 2d + 4d^2 e, SSLGC at least 2d + 2d^2) orders both above GPA, as the paper does, but gives "
-        f"OLLGC/GPA and SSLGC/GPA (at least) {', '.join(counts) or '(no run)'}, far from the published "
-        "ratios and from ours, so it decides none of them: no delta, z or tolerance"
+        "implementations. An operation count (multiply-adds per learner and round, d = 100, e the method's "
+        "mistake rate: GPA 2d + d e, OLLGC 2d + 4d^2 e, SSLGC at least 2d + 2d^2) orders both above GPA, "
+        f"as the paper does, but gives OLLGC/GPA and SSLGC/GPA (at least) {', '.join(counts) or '(no run)'}, "
+        "far from the published ratios and from ours, so it decides none of them: no delta, z or tolerance"
     )
 
 
