@@ -175,7 +175,7 @@ def test_a_run_at_another_rank_is_not_a_gpa_reading():
     sens = rows.reading_sensitivity(sc, variants)
     assert not sens.reading.str.contains("d=10").any()
     assert not readings.grid_tallies(sc, variants).reading.str.contains("d=10").any()
-    assert readings.beyond_the_paper(sc, variants).reading.str.contains("GPA reading tried: d=10").any()
+    assert readings.beyond_the_paper(sc, variants).reading.str.startswith("GPA run at d=10").any()
     text = dict(zip(notes.note, notes.text, strict=True))
     assert "not a reading" in text["gpa"] and "near the majority" not in text["gpa-nr"]
 
