@@ -39,10 +39,11 @@ def test_census_rows_in_the_committed_scorecard():
     """Regression (issue 33): claims missing from the census, and verdicts stronger than their tests."""
     card = pd.read_csv(CARD)
     v = card.set_index(["paper", "item", "dataset", "method"]).verdict
-    assert (card[card.note == "g-time"].verdict == "not comparable").all() and (
-        card.note == "g-time"
-    ).sum() == 3
-    assert v[("gu2013", "Fig. 2", "PubMed", "SSLGC/OLLGC")] == "not comparable"
+    # SSLGC against OLLGC is a time claim within our code (one implementation): tested, and our SSLGC is slower
+    # (its d^2 query test every round); it was `not comparable` before the issue 33 re-read
+    assert (card[card.note == "g-time"].verdict == "fails").all() and (card.note == "g-time").sum() == 3
+    assert v[("gu2013", "Fig. 2", "PubMed", "SSLGC/OLLGC")] == "fails"
+    assert (card[card.note == "t1"].verdict == "not comparable").all()  # the authors' Matlab against ours
     for paper, thm in [("gu2013", "Thm 4"), ("gu2013", "Cor. 5"), ("gu2013", "Thm 7"), ("yang2016", "Thm 1"),
                        ("yang2016", "Thm 3"), ("yang2016", "Thm 5")]:  # fmt: skip
         assert set(card[(card.paper == paper) & (card["item"] == thm)].verdict) <= {"holds", "vacuous"}, thm

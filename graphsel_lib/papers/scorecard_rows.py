@@ -285,10 +285,10 @@ def _gu2013_claims(card, paper):
             pd.Series([f2.loc[(ds, m), "time (ours)"] if ran else NAN for m in ("SSLGC", "OLLGC")])
         )
         ratio = float(t_s / t_o)
-        card.claim(paper, "Fig. 2", ds, "not comparable" if np.isfinite(ratio) else None, "g4",
+        card.claim(paper, "Fig. 2", ds, bool(ratio < 1) if np.isfinite(ratio) else None, "g4",
                    "gu2013 Fig. 2: SSLGC, querying fewer labels, is faster than OLLGC (cumulative time at the end, "
-                   "ours on 2 shared cores). Not comparable: the authors' Matlab against our compiled code, and "
-                   "no operation count decides it (note g-time); ours = time ratio", method="SSLGC/OLLGC",
+                   "ours on 2 shared cores). Tested within our code (our SSLGC against our OLLGC); why it can "
+                   "fail here and hold in the authors' code: note g-time; ours = time ratio", method="SSLGC/OLLGC",
                    ours=ratio if np.isfinite(ratio) else None, quantity="time")  # fmt: skip
     for r in tables.read_table("23_gu2013_fig3_verdict").itertuples():
         card.claim(paper, "Fig. 3", NAMES.get(r.dataset, r.dataset), bool(r.sslgc_better == r.cells), "g5",
