@@ -206,3 +206,11 @@ def test_a_conclusion_names_the_rows_it_does_not_count():
     words = {t.paper: conclusions.conclusion_text(t, sc) for _, t in tallies.iterrows()}
     assert "1 inconclusive (abstract)" in words["zhang2006"]
     assert "6 not comparable (Table 2)" in words["gu2013"]  # the published time ratios
+
+
+def test_the_variance_reading_of_yang2016s_pm_says_it_is_read_from_our_runs():
+    """Regression (issue 33 re-read): the headline read yang2016's "±" as a variance because its square root is
+    the size of our spreads (a reading taken from our runs), and the readings grid did not say so."""
+    from graphsel_lib.papers import readings
+
+    assert "from our runs" in readings.GRID["yang2016"].headline
