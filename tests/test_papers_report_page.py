@@ -44,3 +44,19 @@ def test_citation_cff_is_cff_1_2_with_the_papers():
     assert all("name" in a or "family-names" in a for a in cff["authors"])
     titles = {r["title"] for r in cff["references"]}
     assert "Selective sampling on graphs for classification" in titles and len(titles) == 5
+
+
+def test_report_words_follow_the_numbers():
+    """Regression (issue 33 re-read): "BBQ differs on Cora and PubMed" was typed in; gu2013's headline tally was
+    called easy without its chosen-by-agreement reading; the published GPA was said to lie "near" the majority
+    class (0.585 against 0.708 on Cora)."""
+    sc, variants, notes = rows.build(20)
+    grid = readings.grid_tallies(sc, variants)
+    tallies = conclusions.paper_tallies(sc, grid)
+    text = report_page.report_markdown(sc, notes, grid, tallies, scorecard.chance(sc))
+    assert "near the majority-class error" not in text and "a run at d = 10" in text
+    assert "a reading chosen because it agrees" in text
+    at = sc[(sc.quantity == "error") & (sc.note == "at-budget") & (sc.verdict == "differs")]
+    for r in at.itertuples():
+        assert r.dataset in text.split("judged at the published count instead, ")[1].split("\n")[0]
+    assert "tolerance 50%" not in text and "run but not comparable" in text

@@ -142,6 +142,18 @@ def test_stand_in_verdict_and_time_claims_follow_the_rules():
         scorecard.check(pd.DataFrame([_row(verdict="holds")]))
 
 
+def test_a_published_time_is_not_comparable_across_implementations():
+    """Regression (issue 33): gu2013 Table 2's time ratios (the authors' Matlab against our compiled code) were
+    tallied reproduced / differs against a 50 % tolerance; PubMed's flipped with the machine's load."""
+    timed = dict(quantity="time", published=10.87, ours=5.87, ours_std=np.nan, n_runs=5)
+    with pytest.raises(ValueError, match="a published time is judged 'reproduced'"):
+        scorecard.check(pd.DataFrame([_row(**timed, delta=-5.0, tolerance=5.43)]))
+    with pytest.raises(ValueError, match="carries delta, z or a tolerance"):
+        scorecard.check(pd.DataFrame([_row(**timed, delta=-5.0, tolerance=5.43, verdict="not comparable")]))
+    bare = dict(timed, delta=np.nan, tolerance=np.nan, verdict="not comparable")
+    scorecard.check(pd.DataFrame([_row(**bare)]))  # ours printed beside the published, no verdict on the gap
+
+
 def test_a_stand_in_row_with_a_delta_is_refused():
     """Regression (issue 33): stand-in rows printed delta and z against another data set's number (z = -524)."""
     with pytest.raises(ValueError, match="stand-in row carries delta or z"):

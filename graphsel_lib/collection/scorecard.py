@@ -11,8 +11,9 @@ the verdict is computed)::
 ask for the published number of labels, where no setting reaches it: not
 available; where one does, the headline ``error`` row is that run), ``error@tuned``
 (the run at the label count its own tuning gave: a ``diagnostic``), ``time`` (a ratio between two
-methods' times: machines differ, ratios less so; a ``time`` row without a
-published number is a claim about time, with the claim verdicts) or ``claim``
+methods' times; a published one was measured on the authors' implementation, so its row is ``not
+comparable``: ours is printed beside it, without delta, z or tolerance; a ``time`` row without a
+published number is a claim about our code's time, with the claim verdicts) or ``claim``
 (a statement of a figure, e.g. "SSLGC beats random sampling at every κ"). The verdicts:
 
 ``reproduced``
@@ -48,7 +49,8 @@ published number is a claim about time, with the claim verdicts) or ``claim``
 ``holds`` / ``fails`` / ``vacuous`` / ``not comparable``
     for ``claim`` rows (``vacuous``: a bound that holds but says nothing on the
     data, e.g. above the trivial count; ``not comparable``: a time claim
-    between two implementations that no operation count decides), and
+    between two implementations that no operation count decides; also the
+    verdict of every published time), and
     ``inconclusive`` as above.
 
 ``z = delta / sqrt(ours_std**2 / n_runs + published_std**2 / n_published)``,
@@ -64,6 +66,7 @@ import pandas as pd
 
 __all__ = [
     "COLUMNS",
+    "ACROSS_VERDICTS",
     "CLAIM_VERDICTS",
     "CONCLUSIONS",
     "chance",
@@ -117,6 +120,9 @@ VERDICTS = (
 #: The verdicts a paper's tally counts (the others are shown, outside it).
 TALLIED = ("reproduced", "close", "differs", "not reproducible")
 CLAIM_VERDICTS = ("holds", "fails", "inconclusive", "vacuous", "not comparable", "not available")
+#: The verdicts of a published time (the authors' implementation against ours): shown beside the published
+#: number, never a delta or a tolerance (an operation count that decides it is a ``claim`` row instead).
+ACROSS_VERDICTS = ("not comparable", "not available")
 #: A selective sampler's error is compared at the published label budget only if ours is within 25 % of it.
 QUERY_BUDGET = 0.25
 #: Beyond this |z| a difference inside the tolerance is still called ``close``.
@@ -264,6 +270,13 @@ def check(df: pd.DataFrame) -> None:
         )
         if row["quantity"] not in QUANTITIES:
             problems.append(f"{where}: quantity {row['quantity']!r} not in {QUANTITIES}")
+            continue
+        if row["quantity"] == "time" and _finite(row["published"]):  # a published time: the authors' code
+            if row["verdict"] not in ACROSS_VERDICTS:
+                problems.append(f"{where}: a published time is judged {row['verdict']!r}; across "
+                                f"implementations it is one of {ACROSS_VERDICTS}")  # fmt: skip
+            if any(_finite(row[c]) for c in ("delta", "z", "tolerance")):
+                problems.append(f"{where}: a time across implementations carries delta, z or a tolerance")
             continue
         is_claim = row["quantity"] == "claim" or (row["quantity"] == "time" and not _finite(row["published"]))
         allowed = CLAIM_VERDICTS if is_claim else VERDICTS

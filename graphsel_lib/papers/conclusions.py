@@ -19,6 +19,10 @@ from .scorecard_rows import NAMES
 __all__ = ["chance_sentence", "conclusion_text", "paper_tallies", "regenerated", "regenerated_sentence"]
 
 
+#: Rows a paper's conclusion does not count (each named under it, with its items).
+UNDECIDED = ("inconclusive", "vacuous", "not comparable", "reading-dependent")
+
+
 def _own(sc, paper=None):
     """The paper's own rows: no stand-in data set, no diagnostic run."""
     p = sc if paper is None else sc[sc.paper == paper]
@@ -48,9 +52,7 @@ def paper_tallies(sc, grid) -> pd.DataFrame:
             holds=int((claims.verdict == "holds").sum()),
             apriori_share=apriori,
             not_available=int((own.verdict == "not available").sum()),
-            outside=int(
-                own.verdict.isin(["inconclusive", "vacuous", "not comparable", "reading-dependent"]).sum()
-            ),
+            outside=int(own.verdict.isin(UNDECIDED).sum()),
         )
         t["conclusion"] = scorecard.conclusion(
             t["within"], t["numbers"], t["not reproducible"], t["holds"], t["claims"], apriori
@@ -86,8 +88,11 @@ def conclusion_text(t, sc) -> str:
         items = "item cannot" if len(na) == 1 else "items cannot"
         why.append(f"{len(na)} published {items} be tested here ({', '.join(sorted(set(na.dataset)))})")
     if t["outside"]:
-        rows = "row is" if t["outside"] == 1 else "rows are"
-        why.append(f"{t['outside']} {rows} inconclusive, vacuous, not comparable or reading-dependent")
+        und = _own(sc, paper)
+        und = und[und.verdict.isin(UNDECIDED)]
+        kinds = "; ".join(f"{len(g)} {v} ({', '.join(dict.fromkeys(g['item']))})"
+                          for v, g in und.groupby("verdict", sort=False))  # fmt: skip
+        why.append(f"{t['outside']} {'row is' if t['outside'] == 1 else 'rows are'} not counted: {kinds}")
     if why:
         words.append(why[0][0].upper() + why[0][1:] + "".join(f"; {w}" for w in why[1:]) + ".")
     return " ".join(words)

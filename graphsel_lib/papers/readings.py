@@ -47,7 +47,8 @@ GRID = {
         apriori="bias=False",
         quote="Sec. II-C: M = [v_1/sqrt(lambda_1), ..., v_n/sqrt(lambda_n)]^T (no constant feature); Sec. III-B: "
         '"The CMOG is a conservative algorithm that updates model whenever an error occurs"',
-        headline="bias feature appended; CMOG as Alg. 1 (conservative); the published ± a variance",
+        headline="bias feature appended; CMOG as Alg. 1 (conservative); the published ± read as a variance "
+        "(its square root is the size of our spread over the orders: read from our runs too)",
         by_agreement=True,
     ),
     "gaertner2005": Reading(
