@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 import graphsel_lib as gs
-from graphsel_lib.collection import plotting
+from graphsel_lib.collection import plotting, scorecard
 from graphsel_lib.papers import gaertner2005_table1 as t1r
 
 from .comparison import reading_assignments, table1_readings
@@ -86,7 +86,10 @@ def check_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> str
     assert (same[T1M["rbf"]] == same[T1M["ind"]]).all()
     if not t1.protocol.smoke:
         w = vs[vs.setting.str.startswith("Table 2")]
-        assert (w["difference"] > 0.2).all(), "WebKB: ours is close to the paper after all: update the text"
+        assert (w.verdict == "stand-in").all() and w.difference.isna().all()  # other data: no difference
+        assert (w.ours - w.published > 0.2).all(), (
+            "WebKB: ours is close to the paper after all: update the text"
+        )
     return (
         f"co-link homophily: {colinks['edge homophily'].min():.3f}-{colinks['edge homophily'].max():.3f}; "
         f"neighbour-vote error {colinks['neighbour-vote error'].min():.3f}-"
@@ -122,10 +125,11 @@ def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> s
         c = cmp1[cmp1.method == method]
         if c.empty:
             return "no compared row in this run"
-        text = (f"within tolerance on {int((c.verdict == 'within').sum())} of the {len(c)} compared rows "
-                f"(differences {c.difference.min():+.3f} to {c.difference.max():+.3f}, tolerances "
-                f"{_rng(c.tolerance, '.2f')})")  # fmt: skip
-        bad = c[c.verdict != "within"]
+        counts = c.verdict.value_counts()
+        text = (", ".join(f"{w} on {int(counts.get(w, 0))}" for w in ("reproduced", "close", "differs"))
+                + f" of the {len(c)} compared rows (differences {c.difference.min():+.3f} to "
+                f"{c.difference.max():+.3f})")  # fmt: skip
+        bad = c[c.verdict == "differs"]
         if len(bad):
             text += "; differs on " + ", ".join(
                 f"{_short(r.dataset)} ({r.ours:.3f} vs {r.published:.3f}, {'worse' if r.difference > 0 else 'better'})"
@@ -134,8 +138,10 @@ def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> s
 
     s1 = t1.summary
     out.append(f"* **Table 1, transd. GP column.** With the RBF kernel our transductive GP is {verdicts(T1M['rbf'])}; "
-               f"with our k-NN graph kernel it is {verdicts(T1M['knn'])}. A tolerance of 2 × the fold standard "
-               "deviation is wide: *within* means \"not contradicted\", not \"confirmed\". The paper's \"cancer\" row "
+               f"with our k-NN graph kernel it is {verdicts(T1M['knn'])}. The words are the scorecard's: "
+               f"*differs* beyond {t1r.TOLERANCE:g}, *close* within it but more than {scorecard.Z_LIMIT:g} standard errors "
+               "apart (both "
+               "spreads), *reproduced* otherwise. The paper's \"cancer\" row "
                f"(no data) has the verdict *not available*. These comparisons use the {t1r.HEADLINE} reading of the "
                "extraction; the next item counts what the other readings change.")  # fmt: skip
     out.append(reading_assignments(table1_readings(t1)))
@@ -206,7 +212,8 @@ def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> s
         f"majority class alone errs {_rng(evc['majority error'], '.2f')}, and even the vote of *all true* neighbour "
         f"labels errs {_rng(evc['neighbour-vote error'], '.2f')} on co-links ({_rng(evl['neighbour-vote error'], '.2f')} "
         f"on links). The paper's crawl kept every page ({four.pages.min():,}–{four.pages.max():,} per university, "
-        "7 classes): a different data set, so Table 2 is not reproduced and we do not claim it is."
+        "7 classes): a different data set, so each row is a stand-in (a replication on other data, no difference "
+        "taken against the paper's number) and Table 2 is not tested here."
         + (" Proportion matching makes our GP worse on " + ", ".join(
             f"{u.capitalize()} ({r.error_matched:.2f} vs {r.error_argmax:.2f})" for u, r in worse_m.iterrows())
            + ": the class fractions of one labelled fold are themselves noisy." if len(worse_m) else "")
