@@ -35,6 +35,7 @@ from __future__ import annotations
 import numbers
 import operator
 import re
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,6 +60,7 @@ __all__ = [
     "check_seed",
     "check_class_labels",
     "encode_labels",
+    "read_utf8",
 ]
 
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
@@ -87,6 +89,26 @@ class LookalikeNamesWarning(DataWarning):
     The user's names are kept as written (two nodes, or two classes); the
     warning names the pairs, in case one thing was written two ways.
     """
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def read_utf8(path, what, *, fix="save it as UTF-8") -> str:
+    """The text of the file ``path``, read as UTF-8 (a leading byte-order mark dropped, newlines kept).
+
+    The one reader of the library's text files (label files, answers files, tables). A file that is
+    not UTF-8 is a ``ValueError`` naming ``what`` and the file, the byte offset of the first bad byte
+    and ``fix``.
+    """
+    data = Path(path).read_bytes()
+    skip = len(_BOM) if data.startswith(_BOM) else 0
+    try:
+        return data[skip:].decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{what} {str(path)!r} is not UTF-8 text ({err.reason} at byte {err.start + skip}): {fix}"
+        ) from None
 
 
 #: Label text that means "no label", compared after stripping blanks and ignoring case (``"NONE"``,
