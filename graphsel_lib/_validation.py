@@ -22,7 +22,7 @@
   constructor uses.
 
   What an unlabelled node does depends on the API and is documented there:
-  the transductive methods ignore the labels outside ``labeled`` anyway and
+  the transductive methods ignore the labels outside ``labelled`` anyway and
   predict every node; a :class:`~graphsel_lib.Graph` keeps unlabelled nodes
   with their edges (``labels`` -1; ``g.labelled``), as a user's graph is
   partially labelled, while ``load_dataset`` drops them (a benchmark scores
@@ -32,9 +32,11 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 import operator
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +63,7 @@ __all__ = [
     "check_class_labels",
     "encode_labels",
     "read_utf8",
+    "renamed_parameter",
 ]
 
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
@@ -89,6 +92,32 @@ class LookalikeNamesWarning(DataWarning):
     The user's names are kept as written (two nodes, or two classes); the
     warning names the pairs, in case one thing was written two ways.
     """
+
+
+def renamed_parameter(old, new):
+    """A decorator: the keyword ``old`` still reaches the parameter ``new``, with a ``DeprecationWarning``.
+
+    For one release after a rename (``labeled`` became ``labelled``); positional calls are untouched.
+    Passing both names is a ``TypeError``.
+    """
+
+    def wrap(func):
+        @functools.wraps(func)
+        def renamed(*args, **kwargs):
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(f"{func.__name__}() got {old}= and {new}=: pass {new}= only")
+                warnings.warn(
+                    f"{func.__name__}(): the keyword {old}= is renamed {new}=; {old}= goes in the next release",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return renamed
+
+    return wrap
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -199,8 +228,6 @@ def lookalike_pairs(values, k=3, *, ignore_case=False):
 def warn_lookalikes(values, what, where, *, stacklevel=3, ignore_case=False):
     """Warn (:class:`LookalikeNamesWarning`) if ``values`` hold texts equal as numbers (or but for case,
     with ``ignore_case``); they stay distinct."""
-    import warnings
-
     pairs = lookalike_pairs(values, ignore_case=ignore_case)
     if pairs:
         kinds = {

@@ -81,7 +81,7 @@ def q_collapse_runs(S, y, *, rates, draws, seed=0, sigma2=100.0, kernel_eps=0.01
             unl = np.setdiff1d(np.arange(n), lab)
             y_u = y[unl]
             truth = np.bincount(y_u, minlength=K) / unl.size
-            gp = dict(S_or_Kinv=S, y=y, labeled=lab, n_classes=K, sigma2=sigma2, kernel_eps=kernel_eps)
+            gp = dict(S_or_Kinv=S, y=y, labelled=lab, n_classes=K, sigma2=sigma2, kernel_eps=kernel_eps)
             t_gp = transductive_gp(**gp, balance=False, output="t")
             _, info_b = transductive_gp(**gp, balance=True, return_info=True)
             t_s, q_s, phi_s, _ = naive_em(Kinv, y, lab, np.zeros((n, K)), hard=False, rounds=soft_rounds,
