@@ -37,7 +37,9 @@ import numbers
 import operator
 import re
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -94,16 +96,16 @@ class LookalikeNamesWarning(DataWarning):
     """
 
 
-def renamed_parameter(old, new):
+def renamed_parameter(old: str, new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """A decorator: the keyword ``old`` still reaches the parameter ``new``, with a ``DeprecationWarning``.
 
     For one release after a rename (``labeled`` became ``labelled``); positional calls are untouched.
     Passing both names is a ``TypeError``.
     """
 
-    def wrap(func):
+    def wrap(func: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(func)
-        def renamed(*args, **kwargs):
+        def renamed(*args: P.args, **kwargs: P.kwargs) -> R:
             if old in kwargs:
                 if new in kwargs:
                     raise TypeError(f"{func.__name__}() got {old}= and {new}=: pass {new}= only")
@@ -119,6 +121,9 @@ def renamed_parameter(old, new):
 
     return wrap
 
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _BOM = b"\xef\xbb\xbf"
 

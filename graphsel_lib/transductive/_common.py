@@ -18,7 +18,7 @@ positive definite matrix once and solve for all ``K`` right-hand sides.
 from __future__ import annotations
 
 import warnings
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +27,12 @@ from scipy.sparse import csgraph
 
 from .._validation import UNLABELLED, DataWarning, check_class_labels, check_integer
 from ..graph import check_adjacency
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    #: What the methods take as a graph: a dense or sparse (n, n) weight matrix.
+    Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray
 
 __all__ = [
     "SOLVERS",

@@ -116,6 +116,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -131,6 +132,11 @@ from .._validation import (
     renamed_parameter,
 )
 from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = [
     "balance_bounds",
@@ -569,24 +575,24 @@ def _detect_kind(A):
 
 @renamed_parameter("labeled", "labelled")
 def transductive_gp(
-    S_or_Kinv,
-    y,
-    labelled,
+    S_or_Kinv: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
     *,
-    eps=None,
-    balance=True,
-    delta=0.05,
-    sigma2=100.0,
-    kernel_eps=0.01,
-    laplacian="normalized",
-    kind="auto",
-    n_classes=None,
-    output="q",
-    max_newton=200,
-    cg_iter=50,
-    tol=1e-6,
-    return_info=False,
-):
+    eps: float | None = None,
+    balance: bool | tuple[ArrayLike, ArrayLike] = True,
+    delta: float = 0.05,
+    sigma2: float = 100.0,
+    kernel_eps: float = 0.01,
+    laplacian: str = "normalized",
+    kind: str = "auto",
+    n_classes: int | None = None,
+    output: str = "q",
+    max_newton: int = 200,
+    cg_iter: int = 50,
+    tol: float = 1e-6,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, dict[str, Any]]:
     r"""Multiclass GP transduction with balancing constraints (gaertner2005).
 
     Minimises ``phi(t) = min_{q in C} J(t, q)`` (module docstring: paper Eq.
@@ -721,7 +727,8 @@ def transductive_gp(
         if balance:
             if eps is None:
                 eps = balance_epsilon(idx.size, u, K, delta)
-            bounds = _check_bounds(*balance_bounds(y_l, K, eps), K)
+            r_minus, r_plus = balance_bounds(y_l, K, eps)
+            bounds = _check_bounds(r_minus, r_plus, K)
         else:
             if eps is not None:
                 raise ValueError(
@@ -806,7 +813,9 @@ def transductive_gp(
         "lambda_minus": np.maximum(-gamma, 0.0),
         "r_minus": None if bounds is None else bounds[0],
         "r_plus": None if bounds is None else bounds[1],
-        "eps": None if bounds is None or not isinstance(balance, (bool, np.bool_)) else float(eps),
+        "eps": None
+        if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
+        else float(eps),
         "t": t,
         "q": Q.copy(),
         "unlabeled": obj.U,

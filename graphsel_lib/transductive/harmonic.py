@@ -32,6 +32,8 @@ unlabelled node CMN cannot follow the edges (its row becomes ``q``, see
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import graph as _graph
@@ -43,6 +45,11 @@ from ._common import (
     solve_spd,
     warn_unreached,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = [
     "CMN_PRIORS",
@@ -227,8 +234,17 @@ def class_mass_normalization(F_U, class_prior):
 
 @renamed_parameter("labeled", "labelled")
 def harmonic(
-    S, y, labelled, *, cmn=False, class_prior=None, n_classes=None, solver="auto", tol=1e-10, maxiter=None
-):
+    S: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    cmn: bool = False,
+    class_prior: ArrayLike | None = None,
+    n_classes: int | None = None,
+    solver: str = "auto",
+    tol: float = 1e-10,
+    maxiter: int | None = None,
+) -> np.ndarray:
     """Harmonic function scores ``F`` (Zhu et al. 2003; zhang2006 Eq. 2), optionally with CMN.
 
     ``F_L = Y_L`` (one-hot) on the labelled nodes and

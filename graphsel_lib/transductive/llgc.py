@@ -21,12 +21,19 @@ node gets ``F = 0`` (undetermined: :func:`llgc` warns, see
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.sparse as sp
 
 from .. import graph as _graph
 from .._validation import check_positive, renamed_parameter
 from ._common import _check_solver, check_problem, solve_spd, warn_unreached
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = ["llgc", "llgc_low_rank", "llgc_truncation_error"]
 
@@ -35,8 +42,17 @@ _LAPLACIANS = ("combinatorial", "normalized")
 
 @renamed_parameter("labeled", "labelled")
 def llgc(
-    S, y, labelled, *, mu, n_classes=None, laplacian="combinatorial", solver="auto", tol=1e-10, maxiter=None
-):
+    S: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    mu: float,
+    n_classes: int | None = None,
+    laplacian: str = "combinatorial",
+    solver: str = "auto",
+    tol: float = 1e-10,
+    maxiter: int | None = None,
+) -> np.ndarray:
     """LLGC scores: the exact solution ``F`` of ``(I + mu L) F = Y`` (gu2013 Eq. 2).
 
     Parameters

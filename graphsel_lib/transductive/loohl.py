@@ -77,6 +77,7 @@ far from their labelled proportions (the failure CMN also targets).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg as sla
@@ -87,6 +88,9 @@ from scipy.spatial.distance import cdist
 from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
 from ._common import check_every_class_labeled, check_labeled, check_targets, one_hot
 from .harmonic import class_mass_normalization
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "LOSSES",
@@ -430,21 +434,21 @@ def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
 
 @renamed_parameter("labeled", "labelled")
 def loohl(
-    X,
-    y,
-    labelled,
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
     *,
-    sigma0=None,
-    eps=1e-4,
-    loss="squared",
-    reg=0.0,
-    shrink=0.0,
-    cmn=False,
-    n_classes=None,
-    maxiter=200,
-    tol=1e-6,
-    return_info=False,
-):
+    sigma0: ArrayLike | None = None,
+    eps: float = 1e-4,
+    loss: str = "squared",
+    reg: float = 0.0,
+    shrink: float = 0.0,
+    cmn: bool = False,
+    n_classes: int | None = None,
+    maxiter: int = 200,
+    tol: float = 1e-6,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
     """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
 
     Minimises :func:`loo_objective` over ``log sigma`` with L-BFGS-B, started
@@ -490,6 +494,20 @@ def loohl(
         :func:`graphsel_lib.transductive.harmonic`), a class without a labelled
         node, fewer than 2 labelled or no unlabelled node, bad ``sigma0``,
         ``eps``, ``loss`` or ``reg``.
+
+    Examples
+    --------
+    Two groups of points on a line, two labelled points in each: the learned
+    graph gives each unlabelled point its group's class.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
+    >>> y = np.array([0, 0, -1, -1, 1, 1])
+    >>> F, fit = loohl(X, y, [0, 1, 4, 5], return_info=True)
+    >>> F.argmax(axis=1)
+    array([0, 0, 0, 1, 1, 1])
+    >>> F.shape, fit.sigma.shape, bool(fit.success)
+    ((6, 2), (1,), True)
     """
     counts = _setup(X, y, labelled, n_classes)[-1]  # fail fast, before the search
     _check_loss(loss)
