@@ -22,7 +22,7 @@
   constructor uses.
 
   What an unlabelled node does depends on the API and is documented there:
-  the transductive methods ignore the labels outside ``labeled`` anyway and
+  the transductive methods ignore the labels outside ``labelled`` anyway and
   predict every node; a :class:`~graphsel_lib.Graph` keeps unlabelled nodes
   with their edges (``labels`` -1; ``g.labelled``), as a user's graph is
   partially labelled, while ``load_dataset`` drops them (a benchmark scores
@@ -32,9 +32,14 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 import operator
 import re
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,6 +64,8 @@ __all__ = [
     "check_seed",
     "check_class_labels",
     "encode_labels",
+    "read_utf8",
+    "renamed_parameter",
 ]
 
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
@@ -87,6 +94,55 @@ class LookalikeNamesWarning(DataWarning):
     The user's names are kept as written (two nodes, or two classes); the
     warning names the pairs, in case one thing was written two ways.
     """
+
+
+def renamed_parameter(old: str, new: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A decorator: the keyword ``old`` still reaches the parameter ``new``, with a ``DeprecationWarning``.
+
+    For one release after a rename (``labeled`` became ``labelled``); positional calls are untouched.
+    Passing both names is a ``TypeError``.
+    """
+
+    def wrap(func: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(func)
+        def renamed(*args: P.args, **kwargs: P.kwargs) -> R:
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(f"{func.__name__}() got {old}= and {new}=: pass {new}= only")
+                warnings.warn(
+                    f"{func.__name__}(): the keyword {old}= is renamed {new}=; {old}= goes in the next release",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return renamed
+
+    return wrap
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def read_utf8(path, what, *, fix="save it as UTF-8") -> str:
+    """The text of the file ``path``, read as UTF-8 (a leading byte-order mark dropped, newlines kept).
+
+    The one reader of the library's text files (label files, answers files, tables). A file that is
+    not UTF-8 is a ``ValueError`` naming ``what`` and the file, the byte offset of the first bad byte
+    and ``fix``.
+    """
+    data = Path(path).read_bytes()
+    skip = len(_BOM) if data.startswith(_BOM) else 0
+    try:
+        return data[skip:].decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{what} {str(path)!r} is not UTF-8 text ({err.reason} at byte {err.start + skip}): {fix}"
+        ) from None
 
 
 #: Label text that means "no label", compared after stripping blanks and ignoring case (``"NONE"``,
@@ -177,8 +233,6 @@ def lookalike_pairs(values, k=3, *, ignore_case=False):
 def warn_lookalikes(values, what, where, *, stacklevel=3, ignore_case=False):
     """Warn (:class:`LookalikeNamesWarning`) if ``values`` hold texts equal as numbers (or but for case,
     with ``ignore_case``); they stay distinct."""
-    import warnings
-
     pairs = lookalike_pairs(values, ignore_case=ignore_case)
     if pairs:
         kinds = {

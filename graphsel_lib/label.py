@@ -57,6 +57,7 @@ from ._atomic import atomic_write
 from ._validation import is_missing_label
 from .online import MarginSampling, Relaxation, Session, node_ids, session_file
 from .online.relaxation import kernel_for
+from .readers import read_label_csv
 
 __all__ = ["UNLABELLED", "Labelling", "LabellingPanel", "Question", "answers_path", "headless", "main"]
 
@@ -451,14 +452,16 @@ class Labelling:
         self.session.skip()
         self._question = None
 
-    def answer_from(self, answers, *, save=True):
+    def answer_from(self, answers, *, save=True, **csv_options):
         """Answer every question from ``answers`` (``{node name: class name}`` or a ``node,label`` CSV).
 
         A node that ``answers`` does not label is skipped. For notebooks run
         headless and for tests: the same calls as a person answering. Saves at
         the end when the labelling has a path. Returns the number of answers given.
+        A CSV is read as a labels file is (``csv_options``: ``node``, ``label``,
+        ``header``, ``sep`` of :func:`graphsel_lib.readers.read_label_csv`).
         """
-        lookup = _answers_lookup(answers)
+        lookup = _answers_lookup(answers, csv_options)
         given = 0
         while (q := self.next_question()) is not None:
             label = lookup.get(str(q.name))
@@ -528,27 +531,20 @@ def _check_budget(budget):
     return int(budget)
 
 
-def _answers_lookup(answers):
+def _answers_lookup(answers, csv_options):
     """``{str(node name): class name}`` from a mapping, or from a ``node,label`` CSV.
 
-    A missing label (empty, or a marker of :data:`graphsel_lib.readers.MISSING_LABELS` such as ``NaN`` or
-    ``-1``, as in the labels file) is no answer: that node is skipped.
+    The CSV is read as :func:`graphsel_lib.readers.read_label_csv` reads a labels file (UTF-8, a header
+    row; an empty file is an error). A missing label (empty, or a marker of
+    :data:`graphsel_lib.readers.MISSING_LABELS` such as ``NaN`` or ``-1``, as in the labels file) is no
+    answer: that node is skipped.
     """
     if isinstance(answers, (str, Path)):
-        try:
-            with open(answers, newline="", encoding="utf-8-sig") as fh:
-                rows = list(csv.reader(fh))
-        except UnicodeDecodeError as err:
-            raise ValueError(
-                f"the answers file {str(answers)!r} is not UTF-8 text ({err.reason} at byte {err.start}): "
-                "save it as UTF-8"
-            ) from None
-        if not rows:
-            return {}
-        header = [c.strip() for c in rows[0]]
-        i, j = (header.index("node"), header.index("label")) if {"node", "label"} <= set(header) else (0, 1)
-        pairs = [(r[i].strip(), r[j]) for r in rows[1:] if len(r) > max(i, j)]
+        nodes, labels, _ = read_label_csv(answers, what="answers file", **csv_options)
+        pairs = zip(nodes.tolist(), labels.tolist(), strict=True)
     else:
+        if csv_options:
+            raise TypeError(f"answer_from: {sorted(csv_options)} apply to a CSV file, not to a mapping")
         pairs = [(str(_plain(k)), v) for k, v in dict(answers).items()]
     return {k: v.strip() if isinstance(v, str) else v for k, v in pairs if not is_missing_label(v)}
 
@@ -640,9 +636,9 @@ class LabellingPanel:
         self.skip_button.disabled = q is None
         self.status.value = lab.progress()
 
-    def answer_from(self, answers, *, save=True):
+    def answer_from(self, answers, *, save=True, **csv_options):
         """Answer every question from a mapping or ``node,label`` CSV (skip the rest), then redraw."""
-        given = self.labelling.answer_from(answers, save=save)
+        given = self.labelling.answer_from(answers, save=save, **csv_options)
         self.refresh()
         return given
 

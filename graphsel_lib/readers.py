@@ -56,6 +56,7 @@ looks separated by ``;``, tabs or ``|``).
 
 from __future__ import annotations
 
+import io
 import re
 import warnings
 from pathlib import Path
@@ -69,6 +70,7 @@ from ._validation import (
     UnlabelledNodesWarning,
     check_weight_attribute,
     is_missing_label,
+    read_utf8,
 )
 
 __all__ = ["MISSING_LABELS", "read_csv", "read_edge_csv", "read_label_csv", "read_graphml"]
@@ -98,11 +100,12 @@ def _read_table(path, what, *, header, sep):
     import pandas as pd
 
     path = _check_file(path, what)
+    text = read_utf8(path, what)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)  # rows longer than the header: refuse
             df = pd.read_csv(
-                path,
+                io.StringIO(text),
                 sep=sep,
                 header=0 if header else None,
                 dtype=str,
@@ -110,7 +113,6 @@ def _read_table(path, what, *, header, sep):
                 na_filter=False,
                 skip_blank_lines=False,
                 skipinitialspace=True,
-                encoding="utf-8-sig",
                 index_col=False,
                 engine="c",
             )
@@ -123,8 +125,6 @@ def _read_table(path, what, *, header, sep):
             f"{what} {str(path)!r} has rows with more fields than its header has columns: name every column in "
             "the header (e.g. source,target,weight), or the extra fields would be dropped"
         ) from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{what} {str(path)!r} is not UTF-8 text ({exc})") from None
     df = df.fillna("")
     columns = [str(c).strip() for c in df.columns] if header else None
     cells = df.to_numpy(dtype=object)
@@ -292,16 +292,22 @@ def _weights(col, lines, what, path, column):
 
 
 # --------------------------------------------------------------------------- labels
-def read_label_csv(path, *, node="node", label="label", header=True, sep=","):
+def read_label_csv(path, *, node="node", label="label", header=True, sep=",", what="label file"):
     """Read a label CSV into ``(nodes, labels, lines)``: stripped strings per row, ``""`` = no label.
 
     Rows are returned as written (repeats included); :func:`read_csv` matches
-    them to the nodes of the edge file.
+    them to the nodes of the edge file. The file is UTF-8 text; an empty file,
+    or one whose header row does not name the ``node`` and ``label`` columns
+    (a file without a header row needs ``header=False``), is a ``ValueError``.
+    ``what`` names the file in the messages (``"answers file"`` for
+    :meth:`Labelling.answer_from <graphsel_lib.label.Labelling.answer_from>`).
     """
-    what = "label file"
     columns, cells, lines = _read_table(path, what, header=header, sep=sep)
     if header:
-        hint = "; name the columns or pass node=..., label=..."
+        hint = (
+            f"; start the file with the header row {node},{label}, pass node=..., label=..., "
+            "or pass header=False for a file without a header row"
+        )
         i_node = _column(columns, node, what, Path(path), hint=hint)
         i_lab = _column(columns, label, what, Path(path), hint=hint)
     else:

@@ -186,10 +186,10 @@ def test_llgc_low_rank_ridge_equals_spectral_and_full_rank_is_llgc():
     S, emb = _graph(seed=11, n=16)
     n = S.shape[0]
     labels = np.arange(n) % 2
-    labeled = np.array([0, 1, 6, 9])
+    labelled = np.array([0, 1, 6, 9])
     Y = np.zeros((n, 2))
-    Y[labeled, labels[labeled]] = 1.0
-    F = T.llgc(S, labels, labeled, mu=0.5)
+    Y[labelled, labels[labelled]] = 1.0
+    F = T.llgc(S, labels, labelled, mu=0.5)
     for d in (1, 4, n - 1):
         ridge = T.llgc_low_rank(emb, Y, 0.5, d)
         assert np.allclose(ridge, T.llgc_low_rank(emb, Y, 0.5, d, form="spectral"), atol=1e-10)

@@ -516,5 +516,30 @@ def test_answers_file_that_is_not_utf8_is_named(tmp_path):
     g = gs.Graph(S, np.array([0, -1, -1, 1]), ["x", "é"], "g", None, None)
     answers = tmp_path / "a.csv"
     answers.write_bytes("node,label\n1,é\n".encode("latin-1"))
-    with pytest.raises(ValueError, match="the answers file .* is not UTF-8 text"):
+    with pytest.raises(
+        ValueError, match=r"answers file .* is not UTF-8 text \(.* at byte 13\): save it as UTF-8"
+    ):
         Labelling(g, b=1e9).answer_from(answers, save=False)
+
+
+def test_answers_file_is_read_as_a_labels_file_empty_and_headerless_are_errors(tmp_path):
+    """An empty answers file gave no answers, silently; a file without a header row lost its first row.
+    Both are read as Graph.read_csv reads a labels file: errors that say so, header=False for no header."""
+    import networkx as nx
+
+    S = nx.to_scipy_sparse_array(nx.path_graph(4), format="csr", dtype=float)
+    g = gs.Graph(S, np.array([0, -1, -1, 1]), ["x", "y"], "g", None, None)
+    answers = tmp_path / "a.csv"
+    answers.write_text("")
+    with pytest.raises(ValueError, match="answers file .*a.csv' is empty"):
+        Labelling(g, b=1e9).answer_from(answers, save=False)
+    answers.write_text("1,y\n2,x\n")
+    with pytest.raises(ValueError, match="no column 'node'.*pass header=False"):
+        Labelling(g, b=1e9).answer_from(answers, save=False)
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from(answers, save=False, header=False) == 2 and lab.answers == {1: 1, 2: 0}
+    answers.write_text("label;node\ny;1\n")
+    lab = Labelling(g, b=1e9)
+    assert lab.answer_from(answers, save=False, sep=";") == 1 and lab.answers == {1: 1}
+    with pytest.raises(TypeError, match="apply to a CSV file"):
+        Labelling(g, b=1e9).answer_from({1: "y"}, header=False)

@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 
 import graphsel_lib as gs
-from graphsel_lib.readers import read_edge_csv
+from graphsel_lib.readers import read_edge_csv, read_label_csv
 
 
 def _write(path, text):
@@ -471,3 +471,18 @@ def test_class_names_equal_but_for_case_are_pointed_out(tmp_path):
     look = [str(w.message) for w in caught if issubclass(w.category, LookalikeNamesWarning)]
     assert g.class_names == ["Red", "blue", "red"]  # kept apart, as written
     assert len(look) == 1 and "class names 'Red' and 'red' are equal but for case" in look[0]
+
+
+def test_a_label_file_that_is_not_utf8_names_the_file_the_byte_and_the_fix(tmp_path):
+    e = _write(tmp_path / "e.csv", "source,target\na,b\n")
+    lab = tmp_path / "l.csv"
+    lab.write_bytes(b"\xef\xbb\xbf" + "node,label\na,caf\xe9\n".encode("latin-1"))  # a BOM, then Latin-1
+    with pytest.raises(
+        ValueError, match=r"label file .*l.csv' is not UTF-8 text \(.* at byte 19\): save it as UTF-8"
+    ):
+        gs.Graph.read_csv(e, lab)
+    lab.write_bytes(
+        b"\xef\xbb\xbfnode,label\na,x\nb,y\n"
+    )  # the BOM of a spreadsheet's UTF-8 export is dropped
+    nodes, labels, lines = read_label_csv(lab)
+    assert nodes.tolist() == ["a", "b"] and labels.tolist() == ["x", "y"] and lines.tolist() == [2, 3]

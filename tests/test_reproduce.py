@@ -374,7 +374,7 @@ def test_compare_of_a_table_that_is_not_utf8_is_an_error_naming_it(tmp_path, cap
     ]
     assert reproduce.main(args) == 2
     err = capsys.readouterr().err
-    assert "01_x.csv is not UTF-8 text" in err and "Traceback" not in err
+    assert "01_x.csv' is not UTF-8 text" in err and "at byte 14" in err and "Traceback" not in err
 
 
 def test_compare_of_a_folder_named_like_a_table_is_an_error_naming_it(tmp_path, capsys):

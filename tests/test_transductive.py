@@ -14,8 +14,8 @@ from graphsel_lib.transductive import reference as R
 def _random_labels(rng, n, K, n_labeled):
     """Labels 0..K-1 (every class present) and a random labelled set."""
     y = rng.permutation(np.arange(n) % K)
-    labeled = np.sort(rng.choice(n, size=n_labeled, replace=False))
-    return y, labeled
+    labelled = np.sort(rng.choice(n, size=n_labeled, replace=False))
+    return y, labelled
 
 
 # --------------------------------------------------------------------------- efficient == naive
@@ -302,7 +302,7 @@ def test_bad_weight_matrix(method, S, exc, msg):
 
 @pytest.mark.parametrize("method", ["llgc", "harmonic"])
 @pytest.mark.parametrize(
-    ("y", "labeled", "exc", "msg"),
+    ("y", "labelled", "exc", "msg"),
     [
         ([0, 1, 0], [], ValueError, "no node is labelled"),
         ([0, 1, 0], np.zeros(3, dtype=bool), ValueError, "no node is labelled"),
@@ -313,16 +313,16 @@ def test_bad_weight_matrix(method, S, exc, msg):
         ([0, 1, 0], [0, 3], ValueError, r"indices must be in 0\.\.2"),
         ([0, 1, 0], [0, -1], ValueError, r"indices must be in 0\.\.2"),
         ([0, 1, 0], [0, 0], ValueError, "distinct"),
-        ([0, 1, 0], np.array([True, False]), ValueError, "mask labeled must have length"),
+        ([0, 1, 0], np.array([True, False]), ValueError, "mask labelled must have length"),
         ([0, 1, 0], [0.0, 1.0], TypeError, "integer node indices"),
         ([0, 1, 0], [[0, 1]], ValueError, "1-D"),
     ],
 )
-def test_bad_labels(method, y, labeled, exc, msg):
+def test_bad_labels(method, y, labelled, exc, msg):
     S = nx.to_scipy_sparse_array(nx.path_graph(3))
     kw = {"mu": 1.0} if method == "llgc" else {}
     with pytest.raises(exc, match=msg):
-        getattr(T, method)(S, y, labeled, **kw)
+        getattr(T, method)(S, y, labelled, **kw)
 
 
 def test_labels_out_of_range_for_n_classes():
@@ -419,3 +419,29 @@ def test_graph_instead_of_matrix_says_pass_adjacency():
     g = gs.load_dataset("karate")
     with pytest.raises(TypeError, match=r"pass its weight matrix, e\.g\. g\.adjacency"):
         T.llgc(g, g.labels, [0, 33], mu=1.0)
+
+
+# --------------------------------------------------------------------------- the renamed keyword
+@pytest.mark.parametrize("method", ["llgc", "harmonic", "loohl", "transductive_gp"])
+def test_keyword_labeled_still_works_with_a_deprecation_warning_naming_labelled(method):
+    """`labeled` became `labelled`: positional calls are unchanged, the old keyword warns for one release."""
+    S = nx.to_scipy_sparse_array(nx.path_graph(8), format="csr", dtype=float)
+    X = np.arange(16.0).reshape(8, 2)
+    first = X if method == "loohl" else S
+    y, lab = np.array([0, 0, 0, 0, 1, 1, 1, 1]), np.array([0, 1, 6, 7])
+    kw = {"llgc": {"mu": 1.0}, "loohl": {"sigma0": 3.0, "maxiter": 5}}.get(method, {})
+    f = getattr(T, method)
+    new = f(first, y, labelled=lab, **kw)
+    with pytest.warns(DeprecationWarning, match=rf"{method}\(\): the keyword labeled= is renamed labelled="):
+        old = f(first, y, labeled=lab, **kw)
+    np.testing.assert_array_equal(old, new)
+    np.testing.assert_array_equal(f(first, y, lab, **kw), new)
+    with pytest.raises(TypeError, match="pass labelled= only"):
+        f(first, y, labeled=lab, labelled=lab, **kw)
+
+
+def test_renamed_parameter_keeps_the_name_and_docstring():
+    assert T.llgc.__name__ == "llgc" and "labelled" in T.llgc.__doc__
+    import inspect
+
+    assert "labelled" in inspect.signature(T.harmonic).parameters

@@ -366,7 +366,7 @@ def test_bad_inputs_raise():
         transductive_gp(A, y, [])
     with pytest.raises(ValueError, match="nothing to transduce"):
         transductive_gp(A, y, np.arange(len(y)))
-    with pytest.raises(TypeError, match="labeled"):
+    with pytest.raises(TypeError, match="labelled"):
         transductive_gp(A, y, np.array([0.5, 1.5]))
     with pytest.raises(ValueError, match="sigma2"):
         transductive_gp(A, y, lab, sigma2=0)

@@ -184,16 +184,16 @@ def test_inputs_not_modified():
         ({"X": np.full((5, 2), np.nan)}, ValueError, "non-finite"),
         ({"X": np.array([["a", "b"]] * 5)}, TypeError, "real numbers"),
         ({"y": [0, 1, 0]}, ValueError, "length n_nodes=5"),
-        ({"labeled": []}, ValueError, "no node is labelled"),
-        ({"labeled": [0], "y": [0] * 5}, ValueError, "at least 2 labelled"),
-        ({"labeled": [0, 1, 2, 3, 4]}, ValueError, "no unlabelled node"),
+        ({"labelled": []}, ValueError, "no node is labelled"),
+        ({"labelled": [0], "y": [0] * 5}, ValueError, "at least 2 labelled"),
+        ({"labelled": [0, 1, 2, 3, 4]}, ValueError, "no unlabelled node"),
         ({"y": [0, 0, 1, 1, 1]}, ValueError, r"class\(es\) \[1\] have no labelled node"),
         ({"sigma": [1.0, 2.0, 3.0]}, ValueError, r"shape \(2,\)"),
         ({"sigma": -1.0}, ValueError, "positive"),
         ({"eps": 1.0}, ValueError, "eps must be in"),
         ({"loss": "hinge"}, ValueError, "loss must be one of"),
         (
-            {"loss": "log", "labeled": [0, 1, 2]},
+            {"loss": "log", "labelled": [0, 1, 2]},
             ValueError,
             r"loss='log' needs 2 labelled nodes in every class",
         ),
@@ -204,7 +204,7 @@ def test_bad_inputs(kwargs, exc, msg):
     args = {
         "X": np.arange(10.0).reshape(5, 2),
         "y": [0, 1, 0, 1, 0],
-        "labeled": [0, 1],
+        "labelled": [0, 1],
         "sigma": 1.0,
         "eps": 0.01,
         "loss": "squared",
@@ -212,7 +212,7 @@ def test_bad_inputs(kwargs, exc, msg):
     }
     args.update(kwargs)
     with pytest.raises(exc, match=msg):
-        LH.loo_objective(args.pop("X"), args.pop("y"), args.pop("labeled"), args.pop("sigma"), **args)
+        LH.loo_objective(args.pop("X"), args.pop("y"), args.pop("labelled"), args.pop("sigma"), **args)
 
 
 def test_bad_inputs_of_the_fitters():

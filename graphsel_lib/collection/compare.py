@@ -28,9 +28,11 @@ otherwise (a table missing on either side counts as a difference).
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._validation import read_utf8
 from . import time_columns as declared
 
 __all__ = [
@@ -59,14 +61,9 @@ class TableDifference:
 
 
 def _read(path: Path):
+    fix = "write it again with the notebook that makes it (the tables are written in UTF-8)"
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.reader(fh))
-    except UnicodeDecodeError as err:
-        raise ValueError(
-            f"{path} is not UTF-8 text (byte {err.start}: {err.reason}); the tables are written in UTF-8: "
-            "write it again with the notebook that makes it, or save it as UTF-8"
-        ) from None
+        rows = list(csv.reader(io.StringIO(read_utf8(path, "the table", fix=fix), newline="")))
     except OSError as err:  # a folder named NAME.csv, a file that cannot be read
         raise ValueError(f"{path} cannot be read as a table ({err.strerror}): remove or mend it") from None
     return (rows[0], rows[1:]) if rows else ([], [])

@@ -14,6 +14,7 @@ and the theory never import this package.
 from .checks import ChapterChecks, ClaimFailed
 from .gp_runs import (
     BALANCE_SETTINGS,
+    Q_COLLAPSE,
     compare_balance_settings,
     q_collapse_methods,
     q_collapse_runs,
@@ -50,6 +51,7 @@ from .perceptron_runs import (
 
 __all__ = [
     "BALANCE_SETTINGS",
+    "Q_COLLAPSE",
     "BANDWIDTH_METHODS",
     "ChapterChecks",
     "ClaimFailed",

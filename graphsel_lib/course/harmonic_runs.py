@@ -122,7 +122,7 @@ def compare_bandwidth_learners(X, y, *, n_labeled, n_splits, seed, maxiter, shri
         One row per labelled set and method: ``split``, ``method``, ``error``,
         ``stranded``, ``min reach``, ``LOO loss``, ``spread (decades)``.
     fitted : dict
-        ``(method, split) -> (labeled, sigma, r_U)``.
+        ``(method, split) -> (labelled, sigma, r_U)``.
     """
     import pandas as pd
 

@@ -71,11 +71,11 @@ def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_
     I = sp.identity(n, format="csc")
     targets = [1] if K == 2 else range(K)
     rows = []
-    for split, labeled in enumerate(labeled_sets):
-        labeled = np.asarray(labeled)
-        unlabeled = np.setdiff1d(np.arange(n), labeled)
+    for split, labelled in enumerate(labeled_sets):
+        labelled = np.asarray(labelled)
+        unlabeled = np.setdiff1d(np.arange(n), labelled)
         for mu in mus:
-            F = llgc(S, labels, labeled, mu=mu, n_classes=K)
+            F = llgc(S, labels, labelled, mu=mu, n_classes=K)
             A_mu = (I + mu * L).tocsc()
             lu = spla.splu(A_mu)
             # Cholesky factors, once for every target: L^+ + mu I, M M^T + mu I (d x d), and with the bias
@@ -84,7 +84,7 @@ def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_
             bias_fac = sla.cho_factor(MbMbt + mu * np.eye(n))
             for k in targets:
                 y = np.zeros(n)
-                y[labeled] = np.where(labels[labeled] == k, 1.0, -1.0)
+                y[labelled] = np.where(labels[labelled] == k, 1.0, -1.0)
                 ybar = y.mean()
                 f_star = lu.solve(y)  # the direct sparse solve
                 w = sla.cho_solve(ridge_fac, M @ y)  # (M M^T + mu I)^{-1} M y

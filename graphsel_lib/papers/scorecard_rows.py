@@ -25,6 +25,7 @@ from scipy import stats
 
 from .._atomic import atomic_write
 from ..collection import scorecard, tables
+from ..course.gp_runs import Q_COLLAPSE
 from ..paths import figures_dir
 from . import census as census_rows
 from . import common, gpa_multiclass
@@ -586,8 +587,6 @@ GAERTNER2005_TABLE2_MORE = {
     "webkb-misc": 0.66,
     "webkb-all": 0.53,
 }
-#: Notebook 12's criterion, fixed before its runs: q has collapsed if one class holds >= 90 % of the unlabelled mass.
-COLLAPSE = 0.9
 
 
 def _collapse_claim(card, paper):
@@ -602,7 +601,7 @@ def _collapse_claim(card, paper):
     card.claim(paper, "Sec. 3", "Cora", True if majority else "inconclusive", "collapse",
                "gaertner2005 Sec. 3: 'a naive application of the variational bound can lead to cases where q is "
                "concentrated on one class ... confirmed by experimental results'; tested (notebook 12, criterion fixed "
-               f"before the runs) as: naive EM collapses (one class >= {100 * COLLAPSE:.0f} % of the unlabelled mass) in a "
+               f"before the runs) as: naive EM collapses (one class >= {100 * Q_COLLAPSE:.0f} % of the unlabelled mass) in a "
                f"majority of its runs at some label rate. Cora, {rates} labelled, soft and hard q, two priors: "
                f"{collapsed} of {runs} runs collapse (largest mass {num(naive.majority_mass_max).max():.3f}); the paper "
                "does not describe its experiment, and single hard-EM runs with other seeds can reach the criterion, "

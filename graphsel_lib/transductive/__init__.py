@@ -1,7 +1,7 @@
 """Offline (transductive) node classification on a graph.
 
 Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
-``n``; only the labelled entries are used) and the labelled nodes ``labeled``
+``n``; only the labelled entries are used) and the labelled nodes ``labelled``
 (integer indices or a boolean mask), and returns an ``(n, K)`` score matrix
 ``F`` whose row-wise argmax is the prediction.
 

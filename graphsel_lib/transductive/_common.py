@@ -8,7 +8,7 @@ Every offline method takes the same three inputs:
   ``None`` mark an unlabelled node, any other entry must be an integer
   ``>= 0`` (``0.5`` raises). Only the entries at the labelled nodes are used,
   so the others may be unlabelled marks or the true labels;
-* ``labeled`` — the labelled nodes, as integer indices or as a boolean mask.
+* ``labelled`` — the labelled nodes, as integer indices or as a boolean mask.
 
 :func:`check_problem` validates them once and returns a :class:`Problem`; the
 solvers in :func:`solve_spd` factorise or precondition a sparse symmetric
@@ -18,7 +18,7 @@ positive definite matrix once and solve for all ``K`` right-hand sides.
 from __future__ import annotations
 
 import warnings
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +27,12 @@ from scipy.sparse import csgraph
 
 from .._validation import UNLABELLED, DataWarning, check_class_labels, check_integer
 from ..graph import check_adjacency
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    #: What the methods take as a graph: a dense or sparse (n, n) weight matrix.
+    Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray
 
 __all__ = [
     "SOLVERS",
@@ -101,7 +107,7 @@ class Problem(NamedTuple):
     ----------
     S : scipy.sparse.csr_matrix of shape (n, n)
         Validated float64 copy of the weight matrix.
-    labeled : ndarray of int of shape (l,)
+    labelled : ndarray of int of shape (l,)
         Sorted indices of the labelled nodes.
     y_labeled : ndarray of int of shape (l,)
         Their labels, in ``0..n_classes-1``.
@@ -110,7 +116,7 @@ class Problem(NamedTuple):
     """
 
     S: sp.csr_matrix
-    labeled: np.ndarray
+    labelled: np.ndarray
     y_labeled: np.ndarray
     n_classes: int
 
@@ -121,7 +127,7 @@ class Problem(NamedTuple):
     @property
     def unlabeled(self) -> np.ndarray:
         mask = np.ones(self.n_nodes, dtype=bool)
-        mask[self.labeled] = False
+        mask[self.labelled] = False
         return np.flatnonzero(mask)
 
     @property
@@ -138,26 +144,26 @@ def one_hot(labels, n_classes):
     return Y
 
 
-def check_labeled(labeled, n):
-    """Validate ``labeled`` (integer indices or a boolean mask) -> sorted int indices.
+def check_labeled(labelled, n):
+    """Validate ``labelled`` (integer indices or a boolean mask) -> sorted int indices.
 
     Raises
     ------
     TypeError
-        If ``labeled`` is neither integer nor boolean.
+        If ``labelled`` is neither integer nor boolean.
     ValueError
         If a mask has the wrong length, an index is out of ``0..n-1`` (negative
         indices are refused rather than wrapped around), an index is repeated,
         or no node is labelled.
     """
-    arr = np.asarray(labeled)
+    arr = np.asarray(labelled)
     if arr.ndim != 1:
         raise ValueError(
-            f"labeled must be a 1-D array of node indices or a boolean mask, got shape {arr.shape}"
+            f"labelled must be a 1-D array of node indices or a boolean mask, got shape {arr.shape}"
         )
     if arr.dtype == bool:
         if arr.shape[0] != n:
-            raise ValueError(f"boolean mask labeled must have length n_nodes={n}, got {arr.shape[0]}")
+            raise ValueError(f"boolean mask labelled must have length n_nodes={n}, got {arr.shape[0]}")
         idx = np.flatnonzero(arr)
     elif arr.size == 0:
         idx = np.zeros(0, dtype=np.int64)
@@ -165,20 +171,22 @@ def check_labeled(labeled, n):
         idx = arr.astype(np.int64)
         bad = idx[(idx < 0) | (idx >= n)]
         if bad.size:
-            raise ValueError(f"labeled indices must be in 0..{n - 1}, found {bad[0]}")
+            raise ValueError(f"labelled indices must be in 0..{n - 1}, found {bad[0]}")
         idx = np.sort(idx)
         dup = idx[1:][idx[1:] == idx[:-1]]
         if dup.size:
             hint = " (a 0/1 mask must have dtype bool)" if np.all((arr == 0) | (arr == 1)) else ""
-            raise ValueError(f"labeled indices must be distinct, node {dup[0]} appears twice{hint}")
+            raise ValueError(f"labelled indices must be distinct, node {dup[0]} appears twice{hint}")
     else:
-        raise TypeError(f"labeled must hold integer node indices or be a boolean mask, got dtype {arr.dtype}")
+        raise TypeError(
+            f"labelled must hold integer node indices or be a boolean mask, got dtype {arr.dtype}"
+        )
     if idx.size == 0:
-        raise ValueError("no node is labelled: labeled is empty")
+        raise ValueError("no node is labelled: labelled is empty")
     return idx
 
 
-def check_problem(S, y, labeled, *, n_classes=None):
+def check_problem(S, y, labelled, *, n_classes=None):
     """Validate the inputs shared by every transductive method.
 
     Parameters
@@ -187,9 +195,9 @@ def check_problem(S, y, labeled, *, n_classes=None):
         Symmetric, non-negative, finite weights (see :func:`graphsel_lib.check_adjacency`).
     y : array-like of shape (n_nodes,)
         Labels ``0..K-1``; ``-1``, ``NaN`` or ``None`` mark unlabelled nodes.
-        Only ``y[labeled]`` is used to fit (it must hold real labels); the
+        Only ``y[labelled]`` is used to fit (it must hold real labels); the
         other entries only matter for ``K`` when ``n_classes`` is not given.
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         Labelled nodes: distinct indices in ``0..n_nodes-1`` or a boolean mask.
     n_classes : int, optional
         ``K``. Default: ``max(y) + 1`` over the whole ``y`` (so passing the
@@ -209,17 +217,17 @@ def check_problem(S, y, labeled, *, n_classes=None):
         ``0..K-1`` or unlabelled.
     """
     S = check_adjacency(S)
-    return Problem(S, *check_targets(y, labeled, S.shape[0], n_classes=n_classes))
+    return Problem(S, *check_targets(y, labelled, S.shape[0], n_classes=n_classes))
 
 
-def check_targets(y, labeled, n, *, n_classes=None):
-    """Validate ``y`` and ``labeled`` for ``n`` nodes -> ``(labeled indices, their labels, K)``.
+def check_targets(y, labelled, n, *, n_classes=None):
+    """Validate ``y`` and ``labelled`` for ``n`` nodes -> ``(labelled indices, their labels, K)``.
 
     The label part of :func:`check_problem`, for methods that do not take a
     weight matrix (e.g. :func:`graphsel_lib.transductive.loohl` takes features).
     """
     y = check_class_labels(y, n, name="y", length=f"n_nodes={n}")
-    idx = check_labeled(labeled, n)
+    idx = check_labeled(labelled, n)
     y_l = y[idx]
     if n_classes is None:
         n_classes = max(int(y.max()) + 1, 1)
@@ -253,7 +261,7 @@ def _unlabelled_components(problem):
     if n_comp == 1:
         return n_comp, comp, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     has_label = np.zeros(n_comp, dtype=bool)
-    has_label[comp[problem.labeled]] = True
+    has_label[comp[problem.labelled]] = True
     orphan = np.flatnonzero(~has_label)
     return n_comp, comp, orphan, np.bincount(comp, minlength=n_comp)[orphan]
 

@@ -116,6 +116,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -128,8 +129,14 @@ from .._validation import (
     check_integer,
     check_positive,
     check_probability,
+    renamed_parameter,
 )
 from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = [
     "balance_bounds",
@@ -431,13 +438,13 @@ def _dual_coordinate_sweeps(T, gamma, Rm, Rp, n_sweeps):
 class _Objective:
     """phi(t) = min_{q in C} J(t, q), its gradient and Hessian–vector products."""
 
-    def __init__(self, Kinv, labeled, y_labeled, n_classes, sigma2, bounds):
+    def __init__(self, Kinv, labelled, y_labeled, n_classes, sigma2, bounds):
         self.Kinv = Kinv
         self.n = Kinv.shape[0]
         self.K = n_classes
-        self.L = labeled
+        self.L = labelled
         mask = np.ones(self.n, dtype=bool)
-        mask[labeled] = False
+        mask[labelled] = False
         self.U = np.flatnonzero(mask)
         self.yL = y_labeled
         self.inv_s2 = 1.0 / sigma2
@@ -523,14 +530,15 @@ def _steihaug_cg(hessp, g, Mdiag, maxiter, rtol):
     return d, it, False
 
 
-def gp_objective(Kinv, y, labeled, t, *, sigma2=1.0, balance=None, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def gp_objective(Kinv, y, labelled, t, *, sigma2=1.0, balance=None, n_classes=None):
     """Value and gradient of ``phi(t) = min_{q in C} J(t, q)`` (for tests and notebooks).
 
     Parameters
     ----------
     Kinv : sparse or dense matrix of shape (n, n)
         The inverse kernel.
-    y, labeled
+    y, labelled
         As in :func:`transductive_gp`.
     t : ndarray of shape (n, K)
         Latent scores.
@@ -547,7 +555,7 @@ def gp_objective(Kinv, y, labeled, t, *, sigma2=1.0, balance=None, n_classes=Non
         The closed-form balanced ``q`` at ``t`` (``None`` without balance).
     """
     Kinv = as_real_matrix(Kinv, "Kinv", sparse=True, square=True)
-    idx, y_l, K = check_targets(y, labeled, Kinv.shape[0], n_classes=n_classes)
+    idx, y_l, K = check_targets(y, labelled, Kinv.shape[0], n_classes=n_classes)
     bounds = None if balance is None else _check_bounds(*balance, K)
     obj = _Objective(Kinv, idx, y_l, K, check_positive(sigma2, "sigma2"), bounds)
     st = obj.evaluate(np.asarray(t, dtype=np.float64))
@@ -565,25 +573,26 @@ def _detect_kind(A):
     return "adjacency"
 
 
+@renamed_parameter("labeled", "labelled")
 def transductive_gp(
-    S_or_Kinv,
-    y,
-    labeled,
+    S_or_Kinv: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
     *,
-    eps=None,
-    balance=True,
-    delta=0.05,
-    sigma2=100.0,
-    kernel_eps=0.01,
-    laplacian="normalized",
-    kind="auto",
-    n_classes=None,
-    output="q",
-    max_newton=200,
-    cg_iter=50,
-    tol=1e-6,
-    return_info=False,
-):
+    eps: float | None = None,
+    balance: bool | tuple[ArrayLike, ArrayLike] = True,
+    delta: float = 0.05,
+    sigma2: float = 100.0,
+    kernel_eps: float = 0.01,
+    laplacian: str = "normalized",
+    kind: str = "auto",
+    n_classes: int | None = None,
+    output: str = "q",
+    max_newton: int = 200,
+    cg_iter: int = 50,
+    tol: float = 1e-6,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, dict[str, Any]]:
     r"""Multiclass GP transduction with balancing constraints (gaertner2005).
 
     Minimises ``phi(t) = min_{q in C} J(t, q)`` (module docstring: paper Eq.
@@ -598,8 +607,8 @@ def transductive_gp(
         ``K^-1 = L~ + kernel_eps I``, :func:`gp_kernel_inverse`) or an inverse
         kernel ``K^-1`` (symmetric positive definite, sparse for speed).
     y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1``; only ``y[labeled]`` is used.
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         Labelled nodes (distinct indices or a boolean mask).
     eps : float, optional
         Half-width of the balance interval ``r-/+ = p_emp -/+ eps`` (fractions of
@@ -655,12 +664,12 @@ def transductive_gp(
     ValueError
         Invalid matrix (non-square, non-symmetric, non-finite, negative weights
         for an adjacency, non-positive diagonal for ``K^-1``), isolated node with
-        the normalised Laplacian, bad ``y``/``labeled`` (wrong length, out of
+        the normalised Laplacian, bad ``y``/``labelled`` (wrong length, out of
         range, repeated, empty), no unlabelled node, non-positive ``sigma2``,
         ``kernel_eps``, ``tol``, infeasible or malformed bounds, ``eps`` given
         without ``balance=True``, unknown ``laplacian``/``kind``/``output``.
     TypeError
-        Non-numeric matrix, non-integer ``labeled``, non-integer iteration caps.
+        Non-numeric matrix, non-integer ``labelled``, non-integer iteration caps.
 
     Warns
     -----
@@ -705,7 +714,7 @@ def transductive_gp(
             raise ValueError("K^-1 must have a positive diagonal (it must be positive definite)")
         Kinv = A
     n = Kinv.shape[0]
-    idx, y_l, K = check_targets(y, labeled, n, n_classes=n_classes)
+    idx, y_l, K = check_targets(y, labelled, n, n_classes=n_classes)
     u = n - idx.size
     if u == 0:
         raise ValueError("every node is labelled: there is nothing to transduce")
@@ -718,7 +727,8 @@ def transductive_gp(
         if balance:
             if eps is None:
                 eps = balance_epsilon(idx.size, u, K, delta)
-            bounds = _check_bounds(*balance_bounds(y_l, K, eps), K)
+            r_minus, r_plus = balance_bounds(y_l, K, eps)
+            bounds = _check_bounds(r_minus, r_plus, K)
         else:
             if eps is not None:
                 raise ValueError(
@@ -803,7 +813,9 @@ def transductive_gp(
         "lambda_minus": np.maximum(-gamma, 0.0),
         "r_minus": None if bounds is None else bounds[0],
         "r_plus": None if bounds is None else bounds[1],
-        "eps": None if bounds is None or not isinstance(balance, (bool, np.bool_)) else float(eps),
+        "eps": None
+        if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
+        else float(eps),
         "t": t,
         "q": Q.copy(),
         "unlabeled": obj.U,
@@ -859,7 +871,8 @@ def match_class_proportions(P, proportions):
 
 
 # --------------------------------------------------------------------------- the pieces chapter 12 derives
-def gp_hessp(Kinv, y, labeled, t, V, *, sigma2=1.0, balance=None, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def gp_hessp(Kinv, y, labelled, t, V, *, sigma2=1.0, balance=None, n_classes=None):
     """The Hessian–vector product of ``phi`` at ``t`` along ``V`` that Newton–CG uses (gaertner2005 Eq. 8b).
 
     ``sigma2^-1 K^-1 V`` plus, on the labelled rows, ``pi_i * v_i - pi_i (pi_i . v_i)``
@@ -869,13 +882,14 @@ def gp_hessp(Kinv, y, labeled, t, V, *, sigma2=1.0, balance=None, n_classes=None
     :func:`gp_objective`; returns an array of the shape of ``t``.
     """
     Kinv = as_real_matrix(Kinv, "Kinv", sparse=True, square=True)
-    idx, y_l, K = check_targets(y, labeled, Kinv.shape[0], n_classes=n_classes)
+    idx, y_l, K = check_targets(y, labelled, Kinv.shape[0], n_classes=n_classes)
     bounds = None if balance is None else _check_bounds(*balance, K)
     obj = _Objective(Kinv, idx, y_l, K, check_positive(sigma2, "sigma2"), bounds)
     return obj.hessp(obj.evaluate(np.asarray(t, dtype=np.float64)), np.asarray(V, dtype=np.float64))
 
 
-def variational_bound(Kinv, y, labeled, t, q, *, sigma2=100.0):
+@renamed_parameter("labeled", "labelled")
+def variational_bound(Kinv, y, labelled, t, q, *, sigma2=100.0):
     """The bound ``J(t, q)`` of gaertner2005 Eq. 10–13 for a factorising ``q`` on the unlabelled nodes.
 
         J = sum_i lse(t_i) - tr Y_q^T t + sum_{i in U, j} q_ij log q_ij + tr t^T K^-1 t / (2 sigma2),
@@ -886,7 +900,7 @@ def variational_bound(Kinv, y, labeled, t, q, *, sigma2=100.0):
     labelled (notebook 12 §5b checks both).
     """
     t = np.asarray(t, dtype=np.float64)
-    lab = np.asarray(labeled)
+    lab = np.asarray(labelled)
     unl = np.setdiff1d(np.arange(t.shape[0]), lab)
     Y = np.zeros_like(t)
     Y[lab, np.asarray(y)[lab]] = 1.0
@@ -928,7 +942,8 @@ def gp_t_step(Kinv, targets, t_init, *, sigma2=100.0):
     return res.x.reshape(nn, KK), res.fun
 
 
-def naive_em(Kinv, y, labeled, t_init, *, hard, rounds, sigma2=100.0):
+@renamed_parameter("labeled", "labelled")
+def naive_em(Kinv, y, labelled, t_init, *, hard, rounds, sigma2=100.0):
     """Naive EM on the bound ``J`` without a balance constraint (gaertner2005 Sec. 3; notebook 12 §5b).
 
     Alternates the ``q``-step, ``q_i = softmax(t_i)`` (soft: ``J`` with its
@@ -946,7 +961,7 @@ def naive_em(Kinv, y, labeled, t_init, *, hard, rounds, sigma2=100.0):
     """
     from scipy.special import softmax
 
-    lab = np.asarray(labeled)
+    lab = np.asarray(labelled)
     y = np.asarray(y)
     unl = np.setdiff1d(np.arange(t_init.shape[0]), lab)
     KK = t_init.shape[1]

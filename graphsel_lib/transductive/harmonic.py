@@ -32,9 +32,12 @@ unlabelled node CMN cannot follow the edges (its row becomes ``q``, see
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import graph as _graph
+from .._validation import renamed_parameter
 from ._common import (
     _check_solver,
     check_components_labeled,
@@ -42,6 +45,11 @@ from ._common import (
     solve_spd,
     warn_unreached,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = [
     "CMN_PRIORS",
@@ -224,9 +232,19 @@ def class_mass_normalization(F_U, class_prior):
     return F_U * scale
 
 
+@renamed_parameter("labeled", "labelled")
 def harmonic(
-    S, y, labeled, *, cmn=False, class_prior=None, n_classes=None, solver="auto", tol=1e-10, maxiter=None
-):
+    S: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    cmn: bool = False,
+    class_prior: ArrayLike | None = None,
+    n_classes: int | None = None,
+    solver: str = "auto",
+    tol: float = 1e-10,
+    maxiter: int | None = None,
+) -> np.ndarray:
     """Harmonic function scores ``F`` (Zhu et al. 2003; zhang2006 Eq. 2), optionally with CMN.
 
     ``F_L = Y_L`` (one-hot) on the labelled nodes and
@@ -239,9 +257,9 @@ def harmonic(
         if every connected component holds a labelled node. Self-loops are
         ignored (zhang2006 fixes ``w_ii = 0``; the energy does not see them).
     y : array-like of shape (n_nodes,)
-        Class labels ``0..K-1``; only ``y[labeled]`` is used. Other entries
+        Class labels ``0..K-1``; only ``y[labelled]`` is used. Other entries
         may be true labels or unlabelled marks (``-1``, ``NaN``, ``None``).
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         The labelled nodes, as distinct indices or a boolean mask.
     cmn : bool, default False
         Apply class mass normalisation to the unlabelled rows: column ``k`` of
@@ -279,12 +297,12 @@ def harmonic(
     ValueError
         If no node is labelled, a connected component has no labelled node
         (``L_UU`` singular), a label
-        of a labelled node is outside ``0..K-1``, ``labeled`` has indices out
+        of a labelled node is outside ``0..K-1``, ``labelled`` has indices out
         of range or repeated, ``y`` or a mask has the wrong length, ``S`` is
         not a valid weight matrix, ``class_prior`` is malformed, or ``solver``
         is unknown.
     TypeError
-        If ``labeled`` is neither integer nor boolean, or ``S`` is not numeric.
+        If ``labelled`` is neither integer nor boolean, or ``S`` is not numeric.
 
     Warns
     -----
@@ -314,7 +332,7 @@ def harmonic(
            [0., 3.]])
     """
     _check_solver(solver)
-    prob = check_problem(S, y, labeled, n_classes=n_classes)
+    prob = check_problem(S, y, labelled, n_classes=n_classes)
     check_components_labeled(prob)
     warn_unreached(prob, "harmonic")
     counts = np.bincount(prob.y_labeled, minlength=prob.n_classes)
@@ -322,7 +340,7 @@ def harmonic(
     if cmn:
         q = counts / counts.sum() if class_prior is None else _check_prior(class_prior, prob.n_classes)
     n, K = prob.n_nodes, prob.n_classes
-    lab, unl = prob.labeled, prob.unlabeled
+    lab, unl = prob.labelled, prob.unlabeled
     F = np.zeros((n, K))
     F[lab, prob.y_labeled] = 1.0
     if unl.size == 0:

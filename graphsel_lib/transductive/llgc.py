@@ -21,21 +21,38 @@ node gets ``F = 0`` (undetermined: :func:`llgc` warns, see
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.sparse as sp
 
 from .. import graph as _graph
-from .._validation import check_positive
+from .._validation import check_positive, renamed_parameter
 from ._common import _check_solver, check_problem, solve_spd, warn_unreached
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._common import Adjacency
 
 __all__ = ["llgc", "llgc_low_rank", "llgc_truncation_error"]
 
 _LAPLACIANS = ("combinatorial", "normalized")
 
 
+@renamed_parameter("labeled", "labelled")
 def llgc(
-    S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", solver="auto", tol=1e-10, maxiter=None
-):
+    S: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    mu: float,
+    n_classes: int | None = None,
+    laplacian: str = "combinatorial",
+    solver: str = "auto",
+    tol: float = 1e-10,
+    maxiter: int | None = None,
+) -> np.ndarray:
     """LLGC scores: the exact solution ``F`` of ``(I + mu L) F = Y`` (gu2013 Eq. 2).
 
     Parameters
@@ -44,10 +61,10 @@ def llgc(
         Symmetric, non-negative, finite edge weights. The graph may be
         disconnected. Self-loops are ignored (they do not change ``L``).
     y : array-like of shape (n_nodes,)
-        Class labels ``0..K-1``; only ``y[labeled]`` is used. Other entries
+        Class labels ``0..K-1``; only ``y[labelled]`` is used. Other entries
         may be true labels or unlabelled marks (``-1``, ``NaN``, ``None``);
         non-integers such as ``0.5`` raise anywhere.
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         The labelled nodes, as distinct indices or a boolean mask.
     mu : float
         Regularisation ``mu > 0``: weight of the smoothness term ``f^T L f``.
@@ -81,12 +98,12 @@ def llgc(
     ValueError
         If ``mu`` is not positive and finite, ``S`` is not a valid weight matrix
         (non-square, not symmetric, negative or non-finite weights), ``y`` has
-        the wrong length or non-integer values, no node is labelled, ``labeled``
+        the wrong length or non-integer values, no node is labelled, ``labelled``
         has indices out of range or repeated, a label of a labelled node is
         outside ``0..K-1``, ``solver`` is unknown, or (normalized Laplacian
         only) a node is isolated.
     TypeError
-        If ``labeled`` is neither integer nor boolean, or ``S`` is not numeric.
+        If ``labelled`` is neither integer nor boolean, or ``S`` is not numeric.
 
     Warns
     -----
@@ -117,7 +134,7 @@ def llgc(
     if laplacian not in _LAPLACIANS:
         raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
     _check_solver(solver)
-    prob = check_problem(S, y, labeled, n_classes=n_classes)
+    prob = check_problem(S, y, labelled, n_classes=n_classes)
     n = prob.n_nodes
     if laplacian == "combinatorial":
         L = _graph.laplacian(prob.S)
@@ -126,7 +143,7 @@ def llgc(
     warn_unreached(prob, "llgc")
     A = (sp.identity(n, format="csr") + mu * L).tocsr()
     Y = np.zeros((n, prob.n_classes))
-    Y[prob.labeled, prob.y_labeled] = 1.0
+    Y[prob.labelled, prob.y_labeled] = 1.0
     cols = np.flatnonzero(Y.any(axis=0))  # classes without a labelled node: F[:, k] = 0
     F = np.zeros((n, prob.n_classes))
     if cols.size:

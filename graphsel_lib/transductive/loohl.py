@@ -77,6 +77,7 @@ far from their labelled proportions (the failure CMN also targets).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg as sla
@@ -84,9 +85,12 @@ import scipy.optimize as so
 from scipy.sparse import csgraph
 from scipy.spatial.distance import cdist
 
-from .._validation import as_real_matrix, check_positive, check_probability
+from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
 from ._common import check_every_class_labeled, check_labeled, check_targets, one_hot
 from .harmonic import class_mass_normalization
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "LOSSES",
@@ -158,10 +162,10 @@ def _check_reg(reg, name="reg"):
     return check_positive(reg, name, allow_zero=True)
 
 
-def _setup(X, y, labeled, n_classes):
+def _setup(X, y, labelled, n_classes):
     X = _check_X(X)
     n = X.shape[0]
-    lab, y_l, K = check_targets(y, labeled, n, n_classes=n_classes)
+    lab, y_l, K = check_targets(y, labelled, n, n_classes=n_classes)
     if lab.size == n:
         raise ValueError("every node is labelled: there is no unlabelled node to learn the graph from")
     counts = check_every_class_labeled(y_l, K)
@@ -170,7 +174,8 @@ def _setup(X, y, labeled, n_classes):
 
 
 # --------------------------------------------------------------------------- graph
-def mst_bandwidth(X, y, labeled):
+@renamed_parameter("labeled", "labelled")
+def mst_bandwidth(X, y, labelled):
     """Zhu's seed-free start ``sigma0 = d0 / 3`` (Zhu, Ghahramani, Lafferty, CMU-CS-03-175, Sec. 7).
 
     Grow a minimum spanning tree of the Euclidean distances by Kruskal's rule
@@ -180,7 +185,7 @@ def mst_bandwidth(X, y, labeled):
     weighs ``exp(-9)``: propagation stays mostly within classes.
     """
     X = _check_X(X)
-    lab, y_l, _ = check_targets(y, labeled, X.shape[0])
+    lab, y_l, _ = check_targets(y, labelled, X.shape[0])
     if np.unique(y_l).size < 2:
         raise ValueError("mst_bandwidth needs labelled nodes of at least two classes")
     tree = csgraph.minimum_spanning_tree(cdist(X, X)).tocoo()  # duplicate points: a forest
@@ -238,14 +243,15 @@ def _harmonic_on(Pt, lab, unl, Y_L):
     return lu, F_U
 
 
-def harmonic_rbf(X, y, labeled, *, sigma, eps=1e-4, cmn=False, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def harmonic_rbf(X, y, labelled, *, sigma, eps=1e-4, cmn=False, n_classes=None):
     """Harmonic scores ``F`` (n, K) on the RBF graph with bandwidths ``sigma`` and smoothing ``eps``.
 
     With ``eps = 0`` this is :func:`graphsel_lib.transductive.harmonic` on
     :func:`rbf_weights`. ``cmn=True`` applies class mass normalisation with the
     labelled class proportions.
     """
-    X, lab, unl, y_l, K, counts = _setup(X, y, labeled, n_classes)
+    X, lab, unl, y_l, K, counts = _setup(X, y, labelled, n_classes)
     Pt = smoothed_transition(X, sigma, eps)
     _, F_U = _harmonic_on(Pt, lab, unl, one_hot(y_l, K))
     if cmn:
@@ -278,15 +284,16 @@ def _balance(F_U, counts, reg):
     return reg * float(gap @ gap), np.broadcast_to(2.0 * reg * gap / F_U.shape[0], F_U.shape)
 
 
-def loo_objective(X, y, labeled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def loo_objective(X, y, labelled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n_classes=None):
     """LOOHL objective ``Q(sigma) = sum_t h(f^t_t) + R`` and its gradient in ``log sigma`` (zhang2006 Eq. 5–7).
 
     Parameters
     ----------
     X : array-like of shape (n_nodes, n_features)
     y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1``; only ``y[labeled]`` is used; every class needs a labelled node.
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
     sigma : float or array-like of shape (n_features,)
         Bandwidths ``sigma_d > 0``.
     eps : float in [0, 1), default 1e-4
@@ -305,7 +312,7 @@ def loo_objective(X, y, labeled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n_
     grad : ndarray of shape (n_features,)
         ``dQ / d log sigma_d``.
     """
-    X, lab, unl, y_l, K, counts = _setup(X, y, labeled, n_classes)
+    X, lab, unl, y_l, K, counts = _setup(X, y, labelled, n_classes)
     sigma = _check_sigma(sigma, X.shape[1])
     eps, reg = _check_eps(eps), _check_reg(reg)
     h, dh = _check_loss(loss)
@@ -344,14 +351,15 @@ def loo_objective(X, y, labeled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n_
     return value, _weight_gradient(P, Z, C, Fm, eps)
 
 
-def entropy_objective(X, y, labeled, sigma, *, eps=1e-4, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def entropy_objective(X, y, labelled, sigma, *, eps=1e-4, n_classes=None):
     """MinEnt objective ``H = -sum_{i in U, k} F_ik log F_ik`` and its gradient in ``log sigma``.
 
     Zhu, Lafferty, Ghahramani (2003); zhang2006 Eq. 4 (binary form when K = 2),
     with the smoothed ``P~``; ``eps`` must be positive. Parameters as in
     :func:`loo_objective`.
     """
-    X, lab, unl, y_l, K, _ = _setup(X, y, labeled, n_classes)
+    X, lab, unl, y_l, K, _ = _setup(X, y, labelled, n_classes)
     sigma = _check_sigma(sigma, X.shape[1])
     eps = _check_eps(eps, positive=True)
     n = X.shape[0]
@@ -396,9 +404,9 @@ class BandwidthFit:
     message: str
 
 
-def _fit(method, objective, X, y, labeled, sigma0, shrink, maxiter, tol):
+def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
     m = np.shape(X)[1]
-    s0 = _check_sigma(mst_bandwidth(X, y, labeled) if sigma0 is None else sigma0, m)
+    s0 = _check_sigma(mst_bandwidth(X, y, labelled) if sigma0 is None else sigma0, m)
     shrink = _check_reg(shrink, "shrink")
     theta0 = np.log(s0)
 
@@ -424,22 +432,23 @@ def _fit(method, objective, X, y, labeled, sigma0, shrink, maxiter, tol):
     )
 
 
+@renamed_parameter("labeled", "labelled")
 def loohl(
-    X,
-    y,
-    labeled,
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
     *,
-    sigma0=None,
-    eps=1e-4,
-    loss="squared",
-    reg=0.0,
-    shrink=0.0,
-    cmn=False,
-    n_classes=None,
-    maxiter=200,
-    tol=1e-6,
-    return_info=False,
-):
+    sigma0: ArrayLike | None = None,
+    eps: float = 1e-4,
+    loss: str = "squared",
+    reg: float = 0.0,
+    shrink: float = 0.0,
+    cmn: bool = False,
+    n_classes: int | None = None,
+    maxiter: int = 200,
+    tol: float = 1e-6,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
     """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
 
     Minimises :func:`loo_objective` over ``log sigma`` with L-BFGS-B, started
@@ -451,8 +460,8 @@ def loohl(
     X : array-like of shape (n_nodes, n_features)
         Node features; the graph is the dense RBF graph on them (O(n^2) memory).
     y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1``; only ``y[labeled]`` is used; every class needs a labelled node.
-    labeled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
         At least 2 labelled nodes, and at least one unlabelled node.
     sigma0 : float or array-like of shape (n_features,), optional
         Start; default :func:`mst_bandwidth` (Zhu's ``d0 / 3``) for every feature.
@@ -481,27 +490,42 @@ def loohl(
     Raises
     ------
     ValueError, TypeError
-        Bad ``X`` (not 2-D, non-finite), bad labels or ``labeled`` (see
+        Bad ``X`` (not 2-D, non-finite), bad labels or ``labelled`` (see
         :func:`graphsel_lib.transductive.harmonic`), a class without a labelled
         node, fewer than 2 labelled or no unlabelled node, bad ``sigma0``,
         ``eps``, ``loss`` or ``reg``.
+
+    Examples
+    --------
+    Two groups of points on a line, two labelled points in each: the learned
+    graph gives each unlabelled point its group's class.
+
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
+    >>> y = np.array([0, 0, -1, -1, 1, 1])
+    >>> F, fit = loohl(X, y, [0, 1, 4, 5], return_info=True)
+    >>> F.argmax(axis=1)
+    array([0, 0, 0, 1, 1, 1])
+    >>> F.shape, fit.sigma.shape, bool(fit.success)
+    ((6, 2), (1,), True)
     """
-    counts = _setup(X, y, labeled, n_classes)[-1]  # fail fast, before the search
+    counts = _setup(X, y, labelled, n_classes)[-1]  # fail fast, before the search
     _check_loss(loss)
     _check_loo(counts, loss)
 
     def objective(sigma):
-        return loo_objective(X, y, labeled, sigma, eps=eps, loss=loss, reg=reg, n_classes=n_classes)
+        return loo_objective(X, y, labelled, sigma, eps=eps, loss=loss, reg=reg, n_classes=n_classes)
 
-    fit = _fit("loohl", objective, X, y, labeled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labeled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
+    fit = _fit("loohl", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
+    F = harmonic_rbf(X, y, labelled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
     return (F, fit) if return_info else F
 
 
+@renamed_parameter("labeled", "labelled")
 def minent(
     X,
     y,
-    labeled,
+    labelled,
     *,
     sigma0=None,
     eps=1e-4,
@@ -516,21 +540,22 @@ def minent(
 
     Same interface and return value as :func:`loohl`; ``eps`` must be in ``(0, 1)``.
     """
-    _setup(X, y, labeled, n_classes)
+    _setup(X, y, labelled, n_classes)
     _check_eps(eps, positive=True)
 
     def objective(sigma):
-        return entropy_objective(X, y, labeled, sigma, eps=eps, n_classes=n_classes)
+        return entropy_objective(X, y, labelled, sigma, eps=eps, n_classes=n_classes)
 
-    fit = _fit("minent", objective, X, y, labeled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labeled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
+    fit = _fit("minent", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
+    F = harmonic_rbf(X, y, labelled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
     return (F, fit) if return_info else F
 
 
 # --------------------------------------------------------------------------- degenerate graphs (notebook 11 §6)
 
 
-def reach_probability(X, labeled, sigma, *, eps=1e-4):
+@renamed_parameter("labeled", "labelled")
+def reach_probability(X, labelled, sigma, *, eps=1e-4):
     """Probability ``r_i`` that the smoothed walk from unlabelled node ``i`` hits a labelled node before it jumps.
 
     The walk ``P~ = (eps/n) 1 1^T + (1 - eps) P`` of :func:`smoothed_transition`
@@ -548,7 +573,7 @@ def reach_probability(X, labeled, sigma, *, eps=1e-4):
     Parameters
     ----------
     X : array-like of shape (n_nodes, n_features)
-    labeled : array-like of int or bool mask
+    labelled : array-like of int or bool mask
     sigma : float or array-like of shape (n_features,)
         Bandwidths (the notebooks' ``omega_p``).
     eps : float in [0, 1), default 1e-4
@@ -560,7 +585,7 @@ def reach_probability(X, labeled, sigma, *, eps=1e-4):
     """
     X = _check_X(X)
     n = X.shape[0]
-    lab = check_labeled(labeled, n)
+    lab = check_labeled(labelled, n)
     eps = _check_eps(eps)
     P = _transition(X / _check_sigma(sigma, X.shape[1]))
     unl = np.setdiff1d(np.arange(n), lab)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import renamed_parameter
+
 __all__ = [
     "llgc_dense",
     "harmonic_dense",
@@ -32,16 +34,17 @@ def _dense(S, max_nodes):
     return W
 
 
-def _labeled_mask(labeled, n):
-    labeled = np.asarray(labeled)
-    if labeled.dtype == bool:
-        return labeled.copy()
+def _labeled_mask(labelled, n):
+    labelled = np.asarray(labelled)
+    if labelled.dtype == bool:
+        return labelled.copy()
     mask = np.zeros(n, dtype=bool)
-    mask[labeled.astype(int)] = True
+    mask[labelled.astype(int)] = True
     return mask
 
 
-def llgc_dense(S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", max_nodes=5000):
+@renamed_parameter("labeled", "labelled")
+def llgc_dense(S, y, labelled, *, mu, n_classes=None, laplacian="combinatorial", max_nodes=5000):
     """``F = (I + mu L)^-1 Y`` with dense matrices (gu2013 Eq. 2).
 
     ``L = D - W`` or, with ``laplacian="normalized"``, ``I - D^-1/2 W D^-1/2``;
@@ -50,7 +53,7 @@ def llgc_dense(S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", 
     W = _dense(S, max_nodes)
     n = W.shape[0]
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labeled, n)
+    mask = _labeled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     d = W.sum(axis=1)
     if laplacian == "combinatorial":
@@ -63,7 +66,8 @@ def llgc_dense(S, y, labeled, *, mu, n_classes=None, laplacian="combinatorial", 
     return np.linalg.solve(np.eye(n) + mu * L, Y)
 
 
-def harmonic_dense(S, y, labeled, *, n_classes=None, form="energy", max_nodes=5000):
+@renamed_parameter("labeled", "labelled")
+def harmonic_dense(S, y, labelled, *, n_classes=None, form="energy", max_nodes=5000):
     """Harmonic function, zhang2006 Eq. 2, with dense matrices.
 
     ``form="energy"``: ``f_U = (D_UU - W_UU)^-1 W_UL f_L``;
@@ -73,7 +77,7 @@ def harmonic_dense(S, y, labeled, *, n_classes=None, form="energy", max_nodes=50
     W = _dense(S, max_nodes)
     n = W.shape[0]
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labeled, n)
+    mask = _labeled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     Lb, U = np.flatnonzero(mask), np.flatnonzero(~mask)
     f_L = np.zeros((Lb.size, K))
@@ -92,7 +96,8 @@ def harmonic_dense(S, y, labeled, *, n_classes=None, form="energy", max_nodes=50
     return F
 
 
-def cmn_dense(F, labeled, y, *, class_prior=None):
+@renamed_parameter("labeled", "labelled")
+def cmn_dense(F, labelled, y, *, class_prior=None):
     """Class mass normalisation of a full score matrix, literally.
 
     For every unlabelled row i and class k: ``F[i, k] <- q_k F[i, k] / sum_{j in U} F[j, k]``,
@@ -102,7 +107,7 @@ def cmn_dense(F, labeled, y, *, class_prior=None):
     F = np.array(F, dtype=np.float64)
     n, K = F.shape
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labeled, n)
+    mask = _labeled_mask(labelled, n)
     if class_prior is None:
         q = np.array([np.sum(y[mask] == k) for k in range(K)], dtype=float) / mask.sum()
     else:
@@ -150,14 +155,15 @@ def _rbf_and_derivatives(X, sigma, eps):
     return Pt, dPt
 
 
-def _targets(y, labeled, n, n_classes):
+def _targets(y, labelled, n, n_classes):
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labeled, n)
+    mask = _labeled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     return y, np.flatnonzero(mask), np.flatnonzero(~mask), K
 
 
-def loo_objective_naive(X, y, labeled, sigma, *, eps=0.01, loss="squared", reg=0.0, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def loo_objective_naive(X, y, labelled, sigma, *, eps=0.01, loss="squared", reg=0.0, n_classes=None):
     """zhang2006 Algorithm 1 (naive LOOHL): every leave-one-out system inverted from scratch.
 
     For each labelled ``t``: ``U_t = [t] + U``, ``L_t = L \\ {t}``, ``f^t = (I - P~_{U_t U_t})^-1
@@ -167,7 +173,7 @@ def loo_objective_naive(X, y, labeled, sigma, *, eps=0.01, loss="squared", reg=0
     """
     X = np.asarray(X, dtype=np.float64)
     n, m = X.shape
-    y, Lb, U, K = _targets(y, labeled, n, n_classes)
+    y, Lb, U, K = _targets(y, labelled, n, n_classes)
     h, dh = _H[loss]
     Pt, dPt = _rbf_and_derivatives(X, sigma, eps)
     Q, g = 0.0, np.zeros(m)
@@ -193,14 +199,15 @@ def loo_objective_naive(X, y, labeled, sigma, *, eps=0.01, loss="squared", reg=0
     return Q, g
 
 
-def entropy_objective_naive(X, y, labeled, sigma, *, eps=0.01, n_classes=None):
+@renamed_parameter("labeled", "labelled")
+def entropy_objective_naive(X, y, labelled, sigma, *, eps=0.01, n_classes=None):
     """MinEnt (Zhu et al. 2003; zhang2006 Eq. 4): ``H = -sum_{i in U, k} f_ik log f_ik``, literally.
 
     ``df_U = (I - P~_UU)^-1 (dP~_UU f_U + dP~_UL f_L)`` per class and dimension. Gradient in ``log sigma``.
     """
     X = np.asarray(X, dtype=np.float64)
     n, m = X.shape
-    y, Lb, U, K = _targets(y, labeled, n, n_classes)
+    y, Lb, U, K = _targets(y, labelled, n, n_classes)
     Pt, dPt = _rbf_and_derivatives(X, sigma, eps)
     Ainv = np.linalg.inv(np.eye(U.size) - Pt[np.ix_(U, U)])
     H, g = 0.0, np.zeros(m)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..._validation import renamed_parameter
 from ..style import COLOR_CYCLE, RC_PARAMS, SAVE_FORMATS, algorithm_style, subplots
 from .online import proxy_handles
 
@@ -32,7 +33,7 @@ def learned_graphs_figure(xy, y, panels, *, class_names, title):
     """Notebook 11's learned graphs: nodes at fixed 2-D positions, every walk edge at opacity = its weight.
 
     ``panels`` is a list of dicts with ``title``, ``i``, ``j``, ``w`` (the edges
-    of :func:`graphsel_lib.course.walk_edge_weights`), ``labeled`` (node
+    of :func:`graphsel_lib.course.walk_edge_weights`), ``labelled`` (node
     indices) and ``stranded`` (boolean mask over the nodes). The class is the
     marker, stranded nodes are vermilion, labelled nodes black stars. The edge
     opacity is continuous in the weight, so no threshold decides which edges
@@ -71,7 +72,8 @@ def learned_graphs_figure(xy, y, panels, *, class_names, title):
     return fig
 
 
-def harmonic_cmn_figure(xy, edges, y, labeled, F_plain, F_cmn, mean_acc, this_acc, per_class, *, class_name):
+@renamed_parameter("labeled", "labelled")
+def harmonic_cmn_figure(xy, edges, y, labelled, F_plain, F_cmn, mean_acc, this_acc, per_class, *, class_name):
     """Notebook 11's explorer: harmonic (a) and harmonic + CMN (b) on a graph, and the mean accuracies (c).
 
     Nodes are coloured by their share ``F_i1 / (F_i0 + F_i1)`` of class 1's
@@ -83,7 +85,7 @@ def harmonic_cmn_figure(xy, edges, y, labeled, F_plain, F_cmn, mean_acc, this_ac
     from matplotlib.collections import LineCollection
 
     y = np.asarray(y)
-    unl = np.setdiff1d(np.arange(len(y)), labeled)
+    unl = np.setdiff1d(np.arange(len(y)), labelled)
     fig, axes = subplots(1, 3, size=(7.5, 3.0), gridspec_kw={"width_ratios": [1, 1, 0.8]})
     for ax, F, name in zip(axes[:2], (F_plain, F_cmn), ("(a) harmonic", "(b) harmonic + CMN"), strict=True):
         share = F[:, 1] / F.sum(1)
@@ -91,7 +93,7 @@ def harmonic_cmn_figure(xy, edges, y, labeled, F_plain, F_cmn, mean_acc, this_ac
         ax.add_collection(LineCollection(edges, colors="0.8", linewidths=0.5, zorder=1))
         sc = ax.scatter(*xy[unl].T, c=share[unl], cmap="coolwarm", vmin=0, vmax=1, s=30, zorder=2,
                         edgecolors=np.where(wrong, "red", "none"), linewidths=1.2)  # fmt: skip
-        ax.scatter(*xy[labeled].T, c=share[labeled], cmap="coolwarm", vmin=0, vmax=1, s=110, marker="*",
+        ax.scatter(*xy[labelled].T, c=share[labelled], cmap="coolwarm", vmin=0, vmax=1, s=110, marker="*",
                    edgecolors="black", linewidths=0.6, zorder=3)  # fmt: skip
         ax.set_title(f"{name}: accuracy {np.mean(~wrong):.3f}", fontsize=8)
         ax.set_xticks([])
