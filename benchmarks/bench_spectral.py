@@ -22,6 +22,9 @@ primme-3.2.3.tar.gz here, no wheel, so it is reported as not installed).
 ``--big N`` runs ``lobpcg-chebyshev`` once at N nodes with ``--big-timeout`` seconds, printing every
 iteration's largest relative residual as it goes, then the complement probe.
 
+``--profile N [N ...] [--degrees M ...]`` runs ``spectral_embedding(sbm(N), d=100, method="lobpcg-chebyshev",
+cache=False)`` once per size (and Chebyshev degree) and prints the seconds spent in each phase.
+
 ``--datasets`` instead compares the library's choice with ``eigsh(which="SM")`` and dense ``eigh``
 on real graphs, cold against cached (the former benchmark).
 
@@ -35,6 +38,30 @@ Measured 2026-11-28 on 2 cores shared with other work (``uptime`` load average 7
     n=  19,837 shift-invert         231.1 s  rel. residual 4.1e-13  peak  728 MB
     n=  19,837 lobpcg-chebyshev     386.1 s  it 40  rel. residual 1.5e-08  peak  896 MB  |Δλ|/λ 2.9e-14
     n=  20,000 lobpcg-jacobi        timeout: did not finish in 420 s
+
+Where the time goes (``--profile 30000``, n = 29,735, 2 cores shared; seconds, % of the total)::
+
+    phase                      2 BLAS threads      1 BLAS thread (DENSE_THREADS)  1 thread, degree 8
+                               load 2.3 -> ~8      load 7.6 -> 12.2               load 12.1 -> 9.0
+    total                      444.6 s  35 it      192.7 s  35 it                 220.0 s  39 it
+    project/orthonormalise     187.5  42 %          79.2  41 %                     87.6  40 %
+    Rayleigh-Ritz: Gram         83.3  19 %          19.9  10 %                     20.4   9 %
+    Rayleigh-Ritz: eigh         73.5  17 %           3.1   2 %                      3.1   1 %
+    Rayleigh-Ritz: update       36.3   8 %          28.6  15 %                     32.0  15 %
+    preconditioner (float32)    21.6   5 %          28.8  15 %                     51.1  23 %
+    products L·block (float64)   9.5   2 %          10.6   6 %                      8.3   4 %
+    complement probe            23.7   5 %          13.8   7 %                      9.4   4 %
+    residuals, set-up, canonical basis, checks: < 5 s together
+
+The dense algebra was the cost, and most of it was OpenBLAS running 2 threads on a loaded 2-core machine
+(next to ``spmm``'s 2 numba threads): side by side in one process at load ~8, the eigh of the 450 x 450
+Rayleigh-Ritz matrix took 2.98 s on 2 threads against 0.073 s on one, ``ZᵀZ`` for Z of 10^5 x 300
+2.9-4.9 s against 0.55 s. The block algebra now runs on ``blockeig.DENSE_THREADS = 1`` BLAS thread
+(2.3x in total above, the second run under the heavier load). The 303 s set-up at 10^6 below (under load
+~9, 2 BLAS threads) was expected to be the same effect on the set-up's n x 150 Gram matrices, eighs and
+products (the 10^6 run below prints its phases). A
+higher Chebyshev degree does not cut the iterations (35 at degree 4, 39 at 8): on this graph the count
+is set by the gaps of the spectrum (the guard), not by the preconditioner, so degree 4 stays.
 
 ``--sizes --big 1000000`` (17:37 UTC, load average 9.95; 17:50, 8.08): graph 990,456 nodes, 4,963,410
 edges in 40.8 s; set-up (iteration 0) 302.6 s, iteration 1 at 706.0 s (max relative residual 5.6),
@@ -177,15 +204,18 @@ def big(n, threads, timeout):
     print(f"  graph: {g.n_nodes:,} nodes, {g.n_edges:,} edges, {time.perf_counter() - t:.1f} s")
     t0 = time.perf_counter()
 
+    timer, spent, _ = _phase_timer()
+
     def progress(it, theta, res):
         rel = float(np.max(res[:D] / theta[:D]))
+        phases = ", ".join(f"{k} {v:.0f}" for k, v in spent.items())
         print(f"  it {it:3d}  {time.perf_counter() - t0:7.1f} s  max rel. residual {rel:.1e}  "
-              f"peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
+              f"peak {_peak_mb() / 1024:.1f} GiB  (s so far: {phases})")  # fmt: skip
         if time.perf_counter() - t0 > timeout:
             raise TimeoutError(f"stopped after {timeout} s at iteration {it}: residual {rel:.1e}")
 
     with threadpool_limits(limits=threads):
-        w, V, info = spectral._lobpcg_chebyshev(L, D, 0, callback=progress)
+        w, V, info = spectral._lobpcg_chebyshev(L, D, 0, callback=progress, timer=timer)
         t_solve = time.perf_counter() - t0
         (mu, _), t_probe = _timed(spectral.complement_probe, L, V[:, 1:], seed=1)
     lam, V = w[1:], V[:, 1:]
@@ -193,6 +223,68 @@ def big(n, threads, timeout):
     print(f"  n = {g.n_nodes:,}: lobpcg-chebyshev {t_solve:.1f} s ({info['iterations']} iterations), probe "
           f"{t_probe:.1f} s ({mu:.6f} {'>=' if mu >= lam[-1] - 1e-8 else '<'} sigma_d = {lam[-1]:.6f}), "
           f"max rel. residual {rel:.1e}, peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
+
+
+def _phase_timer():
+    """``timer(phase)``, a context manager that adds its time to ``spent[phase]``; and ``spent``."""
+    from collections import defaultdict
+    from contextlib import contextmanager
+
+    spent, calls = defaultdict(float), defaultdict(int)
+
+    @contextmanager
+    def timer(phase):
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            spent[phase] += time.perf_counter() - t
+            calls[phase] += 1
+
+    return timer, spent, calls
+
+
+def profile(n, threads, degree=None):
+    """One ``spectral_embedding(sbm(n), d=100, method="lobpcg-chebyshev", cache=False)``, timed by phase."""
+    os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    from threadpoolctl import threadpool_limits
+
+    import graphsel_lib as gs
+    from graphsel_lib import spectral
+
+    timer, spent, calls = _phase_timer()
+
+    def timed(name, fn):
+        def run(*a, **k):
+            with timer(name):
+                return fn(*a, **k)
+
+        return run
+
+    def solver(L, d, seed, **kw):
+        with timer("solver total"):
+            return cheb(L, d, seed, timer=timer, degree=degree or spectral.CHEBYSHEV_DEGREE, **kw)
+
+    cheb = spectral._lobpcg_chebyshev
+    t = time.perf_counter()
+    g = _graph(n)
+    print(f"  graph: {g.n_nodes:,} nodes, {g.n_edges:,} edges, {time.perf_counter() - t:.1f} s")
+    spectral._SOLVERS["lobpcg-chebyshev"] = solver
+    for name in ("laplacian", "complement_probe", "_check_and_fix", "_split_at_cut", "canonical_basis",
+                 "check_adjacency", "weight_scale"):  # fmt: skip
+        setattr(spectral, name, timed(name, getattr(spectral, name)))
+    with threadpool_limits(limits=threads):
+        emb, total = _timed(gs.spectral_embedding, g.adjacency, D, method="lobpcg-chebyshev", cache=False)
+    print(f"  n = {g.n_nodes:,}, degree {emb.info['degree']}: {total:.1f} s in total, "
+          f"{emb.info['iterations']} iterations, "
+          f"peak {_peak_mb() / 1024:.2f} GiB")  # fmt: skip
+    for phase in sorted(spent, key=spent.get, reverse=True):
+        share = 100 * spent[phase] / total
+        print(f"  {phase:28s} {spent[phase]:8.1f} s  {share:5.1f} %  ({calls[phase]} calls)")
+
+
+def _uptime():
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def _timed(fn, *a, **k):
@@ -273,11 +365,18 @@ def main():
     p.add_argument("--big-timeout", type=float, default=600)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--datasets", default="")
+    p.add_argument("--profile", type=int, nargs="*", default=[], help="sizes to profile by phase")
+    p.add_argument("--degrees", type=int, nargs="*", default=[0], help="--profile: Chebyshev degrees")
     args = p.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, numpy {np.__version__}; "
           f"{args.threads} BLAS/numba threads; {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")  # fmt: skip
     if args.datasets:
         return datasets(args.datasets, D)
+    for n, m in ((n, m) for n in args.profile for m in args.degrees):
+        print(f"\nprofile at n = {n:,} (degree {m or 'default'}): {_uptime()}")
+        status, r = run_isolated(profile, (n, args.threads, m), args.timeout)
+        if status != "ok":
+            print(f"  {status}: {r}")
     methods = list(args.methods)
     if "primme" in methods:
         try:

@@ -24,11 +24,19 @@ a block of k vectors) to sparse products (O(nnz · k)):
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numba
 import numpy as np
 import scipy.linalg as sla
+from threadpoolctl import threadpool_limits
 
-__all__ = ["spmm", "chebyshev_jacobi", "block_lobpcg"]
+__all__ = ["spmm", "chebyshev_jacobi", "block_lobpcg", "DENSE_THREADS"]
+
+# BLAS threads of the dense algebra. One: on 2 cores, while ``spmm`` uses both and other work runs
+# (load ~8), OpenBLAS on 2 threads was 2-9x slower than on one for the n x k products and 40x for the
+# eigh of the small Rayleigh-Ritz matrix (benchmarks/bench_spectral.py docstring, 2026-11-28).
+DENSE_THREADS = 1
 
 
 @numba.njit(parallel=True, cache=True)
@@ -124,7 +132,7 @@ def _project(Z, Y, X):
     return _svqb(Z)
 
 
-def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callback=None):
+def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callback=None, timer=None):
     """LOBPCG for the smallest eigenpairs of ``L`` (CSR) on the complement of the orthonormal ``Y``.
 
     ``precond`` maps a block of residuals to search directions (e.g. :func:`chebyshev_jacobi`).
@@ -132,40 +140,57 @@ def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callbac
     get no new directions); stops when the first ``n_wanted`` columns have
     ``‖Lx − θx‖ ≤ max(rtol · θ_max, floor)``. Returns Ritz values (ascending), vectors, residual
     norms, the iteration count and the number of products with ``L`` (in columns).
-    ``callback(it, theta, res)``, if given, sees every iteration (progress of a long run).
+    ``callback(it, theta, res)``, if given, sees every iteration (progress of a long run);
+    ``timer(phase)``, if given, returns a context manager wrapped around each phase (profiling).
     """
+    with threadpool_limits(limits=DENSE_THREADS, user_api="blas"):
+        return _block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul, callback, timer)
+
+
+def _block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul, callback, timer):
+    timer = timer or (lambda phase: nullcontext())
     k = X.shape[1]
     floor = 100 * np.finfo(float).eps * float(abs(L).sum(axis=1).max())
-    X = _project(X, Y, np.empty((X.shape[0], 0)))
-    LX = matmul(L, X)
-    theta, C = np.linalg.eigh(X.T @ LX)
-    X, LX = X @ C, LX @ C
+    with timer("setup: project"):
+        X = _project(X, Y, np.empty((X.shape[0], 0)))
+    with timer("products L·block"):
+        LX = matmul(L, X)
+    with timer("setup: Rayleigh-Ritz"):
+        theta, C = np.linalg.eigh(X.T @ LX)
+        X, LX = X @ C, LX @ C
     P = np.empty((X.shape[0], 0))
     columns = k
     for it in range(maxiter + 1):
-        R = LX - X * theta
-        res = np.linalg.norm(R, axis=0)
+        with timer("residuals"):
+            R = LX - X * theta
+            res = np.linalg.norm(R, axis=0)
         tol = max(rtol * theta[-1], floor)
         if callback is not None:
             callback(it, theta, res)
         if res[:n_wanted].max() <= tol or it == maxiter:
             break
         active = res > tol
-        Z = np.hstack([precond(R[:, active]), P])
+        with timer("preconditioner"):
+            Z = np.hstack([precond(R[:, active]), P])
         R = P = None
-        Z = _project(Z, Y, X)
-        LZ = matmul(L, Z)
+        with timer("project/orthonormalise"):
+            Z = _project(Z, Y, X)
+        with timer("products L·block"):
+            LZ = matmul(L, Z)
         columns += Z.shape[1]
-        XLZ = LX.T @ Z
-        H = np.block([[np.diag(theta), XLZ], [XLZ.T, Z.T @ LZ]])
-        theta, C = sla.eigh((H + H.T) / 2, subset_by_index=[0, k - 1])
-        Cx, Cz = C[:k], C[k:]
-        ZC = Z @ Cz
-        P = ZC[:, active]
-        X = X @ Cx
-        X += ZC
-        del Z, ZC
-        LX = LX @ Cx
-        LX += LZ @ Cz
-        del LZ
+        with timer("Rayleigh-Ritz: Gram"):
+            XLZ = LX.T @ Z
+            H = np.block([[np.diag(theta), XLZ], [XLZ.T, Z.T @ LZ]])
+        with timer("Rayleigh-Ritz: eigh"):
+            theta, C = sla.eigh((H + H.T) / 2, subset_by_index=[0, k - 1])
+        with timer("Rayleigh-Ritz: update"):
+            Cx, Cz = C[:k], C[k:]
+            ZC = Z @ Cz
+            P = ZC[:, active]
+            X = X @ Cx
+            X += ZC
+            del Z, ZC
+            LX = LX @ Cx
+            LX += LZ @ Cz
+            del LZ
     return theta, X, res, it, columns
