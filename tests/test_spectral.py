@@ -624,6 +624,27 @@ def test_block_lobpcg_runs_its_dense_algebra_on_dense_threads_and_times_its_phas
     assert {"preconditioner", "project/orthonormalise", "Rayleigh-Ritz: eigh", "residuals"} <= set(phases)
 
 
+def test_block_lobpcg_in_place_row_chunks_match_whole_products(monkeypatch):
+    """The n x k products made in place by chunks of ROWS rows give the whole-block result."""
+    from graphsel_lib import blockeig
+
+    rng = np.random.default_rng(12)
+    L = gs.laplacian(random_connected_graph(rng, 300, p=0.03)).tocsr()
+    n = L.shape[0]
+    Y = np.full((n, 1), 1 / np.sqrt(n))
+    X0 = rng.standard_normal((n, 10))
+    args = (L, X0, Y, 6, 300, 1e-9, blockeig.chebyshev_jacobi(L, 4))
+    whole = blockeig.block_lobpcg(*args)
+    monkeypatch.setattr(blockeig, "ROWS", 7)  # 43 chunks, the last one short
+    chunked = blockeig.block_lobpcg(*args)
+    np.testing.assert_allclose(chunked[0], whole[0], rtol=1e-12)
+    np.testing.assert_allclose(np.abs(chunked[1].T @ whole[1]).diagonal()[:6], 1, atol=1e-9)
+    np.testing.assert_array_equal(X0, args[1])  # the start block is not overwritten
+    B = np.linalg.qr(rng.standard_normal((n, 3)))[0]
+    Z = rng.standard_normal((n, 5))
+    np.testing.assert_allclose(blockeig._subtract_projection(Z.copy(), B), Z - B @ (B.T @ Z), atol=1e-12)
+
+
 def test_cache_is_keyed_by_method(tmp_path):
     """A cached result of one block method is never returned for the other."""
     rng = np.random.default_rng(7)
