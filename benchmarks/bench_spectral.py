@@ -244,7 +244,7 @@ def _phase_timer():
     return timer, spent, calls
 
 
-def profile(n, threads, degree=None):
+def profile(n, threads, degree=None, guard=None):
     """One ``spectral_embedding(sbm(n), d=100, method="lobpcg-chebyshev", cache=False)``, timed by phase."""
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
     from threadpoolctl import threadpool_limits
@@ -263,7 +263,8 @@ def profile(n, threads, degree=None):
 
     def solver(L, d, seed, **kw):
         with timer("solver total"):
-            return cheb(L, d, seed, timer=timer, degree=degree or spectral.CHEBYSHEV_DEGREE, **kw)
+            m = degree or spectral.CHEBYSHEV_DEGREE
+            return cheb(L, d, seed, timer=timer, degree=m, guard=guard, **kw)
 
     cheb = spectral._lobpcg_chebyshev
     t = time.perf_counter()
@@ -275,7 +276,7 @@ def profile(n, threads, degree=None):
         setattr(spectral, name, timed(name, getattr(spectral, name)))
     with threadpool_limits(limits=threads):
         emb, total = _timed(gs.spectral_embedding, g.adjacency, D, method="lobpcg-chebyshev", cache=False)
-    print(f"  n = {g.n_nodes:,}, degree {emb.info['degree']}: {total:.1f} s in total, "
+    print(f"  n = {g.n_nodes:,}, degree {emb.info['degree']}, block {emb.info['block']}: {total:.1f} s, "
           f"{emb.info['iterations']} iterations, "
           f"peak {_peak_mb() / 1024:.2f} GiB")  # fmt: skip
     for phase in sorted(spent, key=spent.get, reverse=True):
@@ -367,14 +368,16 @@ def main():
     p.add_argument("--datasets", default="")
     p.add_argument("--profile", type=int, nargs="*", default=[], help="sizes to profile by phase")
     p.add_argument("--degrees", type=int, nargs="*", default=[0], help="--profile: Chebyshev degrees")
+    p.add_argument("--guards", type=int, nargs="*", default=[-1], help="--profile: guard vectors")
     args = p.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, numpy {np.__version__}; "
           f"{args.threads} BLAS/numba threads; {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")  # fmt: skip
     if args.datasets:
         return datasets(args.datasets, D)
-    for n, m in ((n, m) for n in args.profile for m in args.degrees):
-        print(f"\nprofile at n = {n:,} (degree {m or 'default'}): {_uptime()}")
-        status, r = run_isolated(profile, (n, args.threads, m), args.timeout)
+    for n, m, g in ((n, m, g) for n in args.profile for m in args.degrees for g in args.guards):
+        g = None if g < 0 else g
+        print(f"\nprofile at n = {n:,} (degree {m or 'default'}, guard {g or 'default'}): {_uptime()}")
+        status, r = run_isolated(profile, (n, args.threads, m, g), args.timeout)
         if status != "ok":
             print(f"  {status}: {r}")
     methods = list(args.methods)
