@@ -39,29 +39,51 @@ Measured 2026-11-28 on 2 cores shared with other work (``uptime`` load average 7
     n=  19,837 lobpcg-chebyshev     386.1 s  it 40  rel. residual 1.5e-08  peak  896 MB  |Δλ|/λ 2.9e-14
     n=  20,000 lobpcg-jacobi        timeout: did not finish in 420 s
 
-Where the time goes (``--profile 30000``, n = 29,735, 2 cores shared; seconds, % of the total)::
+Where the time goes (``--profile``, 2 cores shared; ``uptime`` load average at start -> end;
+seconds, % of the total)::
 
-    phase                      2 BLAS threads      1 BLAS thread (DENSE_THREADS)  1 thread, degree 8
-                               load 2.3 -> ~8      load 7.6 -> 12.2               load 12.1 -> 9.0
-    total                      444.6 s  35 it      192.7 s  35 it                 220.0 s  39 it
-    project/orthonormalise     187.5  42 %          79.2  41 %                     87.6  40 %
-    Rayleigh-Ritz: Gram         83.3  19 %          19.9  10 %                     20.4   9 %
-    Rayleigh-Ritz: eigh         73.5  17 %           3.1   2 %                      3.1   1 %
-    Rayleigh-Ritz: update       36.3   8 %          28.6  15 %                     32.0  15 %
-    preconditioner (float32)    21.6   5 %          28.8  15 %                     51.1  23 %
-    products L·block (float64)   9.5   2 %          10.6   6 %                      8.3   4 %
-    complement probe            23.7   5 %          13.8   7 %                      9.4   4 %
-    residuals, set-up, canonical basis, checks: < 5 s together
+    phase                       n = 29,735          n = 29,735          n = 99,005
+                                2 BLAS threads      1 BLAS thread       1 BLAS thread
+                                load 2.3 -> ~8      load 7.6 -> 12.2    load 9.0 -> 7.0
+    total                       444.6 s  35 it      192.7 s  35 it      596.8 s  39 it  1.74 GiB
+    project/orthonormalise      187.5  42 %          79.2  41 %         237.2  40 %
+    Rayleigh-Ritz: Gram          83.3  19 %          19.9  10 %          49.2   8 %
+    Rayleigh-Ritz: eigh          73.5  17 %           3.1   2 %           2.5   0 %
+    Rayleigh-Ritz: update        36.3   8 %          28.6  15 %         133.0  22 %
+    preconditioner (float32)     21.6   5 %          28.8  15 %          80.6  14 %
+    products L·block (float64)    9.5   2 %          10.6   6 %          32.2   5 %
+    complement probe             23.7   5 %          13.8   7 %          35.5   6 %
+    residuals, set-up, canonical basis, checks: < 5 s (3·10^4), 24 s (10^5) together
 
 The dense algebra was the cost, and most of it was OpenBLAS running 2 threads on a loaded 2-core machine
 (next to ``spmm``'s 2 numba threads): side by side in one process at load ~8, the eigh of the 450 x 450
 Rayleigh-Ritz matrix took 2.98 s on 2 threads against 0.073 s on one, ``ZᵀZ`` for Z of 10^5 x 300
 2.9-4.9 s against 0.55 s. The block algebra now runs on ``blockeig.DENSE_THREADS = 1`` BLAS thread
-(2.3x in total above, the second run under the heavier load). The 303 s set-up at 10^6 below (under load
-~9, 2 BLAS threads) was expected to be the same effect on the set-up's n x 150 Gram matrices, eighs and
-products (the 10^6 run below prints its phases). A
-higher Chebyshev degree does not cut the iterations (35 at degree 4, 39 at 8): on this graph the count
-is set by the gaps of the spectrum (the guard), not by the preconditioner, so degree 4 stays.
+(2.3x in total above, the second run under the heavier load; an idle machine, where 2 threads may win,
+was not available to measure). The 303 s set-up at 10^6 below (load ~9, 2 BLAS threads) was expected to
+be the same effect on the set-up's n x 150 Gram matrices, eighs and products (the 10^6 run prints its
+phases). Then, at n = 29,735 (``--profile 30000 --guards ...``):
+
+* n x k products in place by chunks of rows (no n x k temporaries): peak 0.76 -> 0.57 GiB, 102.3 s in
+  35 iterations at load 7.0 -> 7.8 (not side by side with the 192.7 s: the load differed);
+* a higher Chebyshev degree does not cut the iterations (35 at degree 4, 39 at 8: 220.0 s at load
+  12.1 -> 9.0): the count is set by the gaps of the spectrum, not by the preconditioner; degree 4 stays;
+* fewer guard vectors (``--guards``): at 3·10^4, one run each back to back at load 3.5 -> 3.4, 10 guards
+  35.9 s (60 iterations), 20 guards 43.6 s (45), 50 guards 59.0 s (35), 100 guards 96.6 s (29, load
+  5.8 -> 3.6); at 10^5, side by side at load 5.0 -> 5.2: 20 guards 165.2 s (58 iterations, 1.07 GiB),
+  50 guards 171.6 s (39, 1.27 GiB). The gain shrinks with n (the iterations of 20 guards grow, 45 -> 58,
+  those of 50 hardly, 35 -> 39), so the guard stays ``max(20, d/2)`` for the 10^6 line.
+
+The time-vs-n curve, ``--sizes 10000 30000 100000 200000 --methods lobpcg-chebyshev shift-invert``
+(20:09-20:14 UTC, load 2.4 -> 4.9; this run had 20 guard vectors; 2·10^5 stopped to free the machine)::
+
+    n=   9,917 lobpcg-chebyshev      14.8 s  it   54  rel. residual 1.1e-08  peak  389 MB
+    n=   9,917 shift-invert          21.9 s           rel. residual 3.8e-13  peak  303 MB  |Δλ|/λ 5.3e-14
+    n=  29,735 lobpcg-chebyshev      32.0 s  it   45  rel. residual 3.0e-08  peak  507 MB
+    n=  99,005 lobpcg-chebyshev     146.0 s  it   58  rel. residual 1.5e-08  peak 1085 MB
+
+Log-log slope 1.00 over the three sizes (1.26 over the last two); extrapolated to 10^6 at that load,
+a prediction, not a measurement: 1,300-2,700 s.
 
 ``--sizes --big 1000000`` (17:37 UTC, load average 9.95; 17:50, 8.08): graph 990,456 nodes, 4,963,410
 edges in 40.8 s; set-up (iteration 0) 302.6 s, iteration 1 at 706.0 s (max relative residual 5.6),

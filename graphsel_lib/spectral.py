@@ -40,7 +40,7 @@ Eigensolver, chosen by size (``method="auto"``):
   11 GB at 10^6), but 100–200 on the real graphs above, whose small
   eigenvalues are closer together.
 * ``"lobpcg-chebyshev"`` — the same block LOBPCG (guards, soft locking, the
-  same stopping rule and checks; ``d + 20`` vectors, ``CHEBYSHEV_GUARD``) with a degree-4 Chebyshev polynomial in
+  same stopping rule and checks) with a degree-4 Chebyshev polynomial in
   ``D^{-1}L`` as preconditioner, leaner dense algebra and sparse products on
   every core (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(10^4, avg_degree=10)``,
   d = 100, 2 threads: 39 iterations against 53, 165 s against 249 s for
@@ -146,9 +146,6 @@ RANDOM_LIKE_MIN_NODES = 20_000  # above this size and ...
 RANDOM_LIKE_MEAN_DEGREE = 15.0  # ... this mean number of neighbours: "lobpcg-chebyshev"
 INERTIA_MAX_NODES = 20_000  # block methods above: complement probe instead of the inertia count
 CHEBYSHEV_DEGREE = 4  # "lobpcg-chebyshev": degree of the polynomial preconditioner
-# "lobpcg-chebyshev": guard vectors beyond d. Fewer columns cost less than the iterations they save:
-# sbm(3·10^4), d = 100, one run each: 10 guards 35.9 s (60 it), 20: 43.6 s (45), 50: 59.0 s (35)
-CHEBYSHEV_GUARD = 20
 LOBPCG_RTOL = 1e-8  # block methods: residual ≤ LOBPCG_RTOL · largest Ritz value of the block
 
 
@@ -773,7 +770,7 @@ def _lobpcg_chebyshev(
     ``callback`` and ``timer`` are passed to :func:`blockeig.block_lobpcg` (progress, profiling).
     """
     n = L.shape[0]
-    k = min(d + (CHEBYSHEV_GUARD if guard is None else guard), n - 1)
+    k = min(d + (max(20, d // 2) if guard is None else guard), n - 1)
     with (timer or (lambda phase: nullcontext()))("setup: start block, preconditioner"):
         L = sp.csr_matrix(L)
         Y = np.full((n, 1), 1.0 / np.sqrt(n))
