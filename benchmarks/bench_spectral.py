@@ -22,6 +22,9 @@ primme-3.2.3.tar.gz here, no wheel, so it is reported as not installed).
 ``--big N`` runs ``lobpcg-chebyshev`` once at N nodes with ``--big-timeout`` seconds, printing every
 iteration's largest relative residual as it goes, then the complement probe.
 
+``--profile N [N ...] [--degrees M ...]`` runs ``spectral_embedding(sbm(N), d=100, method="lobpcg-chebyshev",
+cache=False)`` once per size (and Chebyshev degree) and prints the seconds spent in each phase.
+
 ``--datasets`` instead compares the library's choice with ``eigsh(which="SM")`` and dense ``eigh``
 on real graphs, cold against cached (the former benchmark).
 
@@ -36,9 +39,79 @@ Measured 2026-11-28 on 2 cores shared with other work (``uptime`` load average 7
     n=  19,837 lobpcg-chebyshev     386.1 s  it 40  rel. residual 1.5e-08  peak  896 MB  |Δλ|/λ 2.9e-14
     n=  20,000 lobpcg-jacobi        timeout: did not finish in 420 s
 
+Where the time goes (``--profile``, 2 cores shared; ``uptime`` load average at start -> end;
+seconds, % of the total)::
+
+    phase                       n = 29,735          n = 29,735          n = 99,005
+                                2 BLAS threads      1 BLAS thread       1 BLAS thread
+                                load 2.3 -> ~8      load 7.6 -> 12.2    load 9.0 -> 7.0
+    total                       444.6 s  35 it      192.7 s  35 it      596.8 s  39 it  1.74 GiB
+    project/orthonormalise      187.5  42 %          79.2  41 %         237.2  40 %
+    Rayleigh-Ritz: Gram          83.3  19 %          19.9  10 %          49.2   8 %
+    Rayleigh-Ritz: eigh          73.5  17 %           3.1   2 %           2.5   0 %
+    Rayleigh-Ritz: update        36.3   8 %          28.6  15 %         133.0  22 %
+    preconditioner (float32)     21.6   5 %          28.8  15 %          80.6  14 %
+    products L·block (float64)    9.5   2 %          10.6   6 %          32.2   5 %
+    complement probe             23.7   5 %          13.8   7 %          35.5   6 %
+    residuals, set-up, canonical basis, checks: < 5 s (3·10^4), 24 s (10^5) together
+
+The dense algebra was the cost, and most of it was OpenBLAS running 2 threads on a loaded 2-core machine
+(next to ``spmm``'s 2 numba threads): side by side in one process at load ~8, the eigh of the 450 x 450
+Rayleigh-Ritz matrix took 2.98 s on 2 threads against 0.073 s on one, ``ZᵀZ`` for Z of 10^5 x 300
+2.9-4.9 s against 0.55 s. The block algebra now runs on ``blockeig.DENSE_THREADS = 1`` BLAS thread
+(2.3x in total above, the second run under the heavier load; an idle machine, where 2 threads may win,
+was not available to measure). The 303 s set-up at 10^6 below (load ~9, 2 BLAS threads) was expected to
+be the same effect on the set-up's n x 150 Gram matrices, eighs and products (the 10^6 run prints its
+phases). Then, at n = 29,735 (``--profile 30000 --guards ...``):
+
+* n x k products in place by chunks of rows (no n x k temporaries): peak 0.76 -> 0.57 GiB, 102.3 s in
+  35 iterations at load 7.0 -> 7.8 (not side by side with the 192.7 s: the load differed);
+* a higher Chebyshev degree does not cut the iterations (35 at degree 4, 39 at 8: 220.0 s at load
+  12.1 -> 9.0): the count is set by the gaps of the spectrum, not by the preconditioner; degree 4 stays;
+* fewer guard vectors (``--guards``): at 3·10^4, one run each back to back at load 3.5 -> 3.4, 10 guards
+  35.9 s (60 iterations), 20 guards 43.6 s (45), 50 guards 59.0 s (35), 100 guards 96.6 s (29, load
+  5.8 -> 3.6); at 10^5, side by side at load 5.0 -> 5.2: 20 guards 165.2 s (58 iterations, 1.07 GiB),
+  50 guards 171.6 s (39, 1.27 GiB). The gain shrinks with n (the iterations of 20 guards grow, 45 -> 58,
+  those of 50 hardly, 35 -> 39), so the guard stays ``max(20, d/2)`` for the 10^6 line.
+
+The time-vs-n curve, ``--sizes 10000 30000 100000 200000 --methods lobpcg-chebyshev shift-invert``
+(20:09-20:14 UTC, load 2.4 -> 4.9; this run had 20 guard vectors; 2·10^5 stopped to free the machine)::
+
+    n=   9,917 lobpcg-chebyshev      14.8 s  it   54  rel. residual 1.1e-08  peak  389 MB
+    n=   9,917 shift-invert          21.9 s           rel. residual 3.8e-13  peak  303 MB  |Δλ|/λ 5.3e-14
+    n=  29,735 lobpcg-chebyshev      32.0 s  it   45  rel. residual 3.0e-08  peak  507 MB
+    n=  99,005 lobpcg-chebyshev     146.0 s  it   58  rel. residual 1.5e-08  peak 1085 MB
+
+Log-log slope 1.00 over the three sizes (1.26 over the last two); extrapolated to 10^6 at that load,
+a prediction, not a measurement: 1,300-2,700 s.
+
 ``--sizes --big 1000000`` (17:37 UTC, load average 9.95; 17:50, 8.08): graph 990,456 nodes, 4,963,410
 edges in 40.8 s; set-up (iteration 0) 302.6 s, iteration 1 at 706.0 s (max relative residual 5.6),
-peak 9.5 GiB; stopped by the 600 s budget. The 10^6 line (≤ 600 s) is not met here.
+peak 9.5 GiB; stopped by the 600 s budget (2 BLAS threads then).
+
+``--sizes --big 1000000 --big-timeout 900`` on 2026-11-28, 20:23:54 UTC (load 1.44, 3.50, 4.89) to 20:39:16
+(load 3.12, 2.55, 3.29), dense algebra on one BLAS thread, 150 vectors: graph 990,456 nodes, 4,963,410 edges
+in 8.1 s; set-up (iteration 0) 28.8 s (start block 4, projection 9, product 5, Rayleigh-Ritz 4, residuals 6),
+then about 55 s an iteration, peak 9.5 GiB::
+
+    it   0     28.8 s  max rel. residual 3.9e+00       it   9    543.9 s  2.1e-01
+    it   1     70.2 s  5.6e+00                         it  10    595.5 s  1.4e-01
+    it   2    131.9 s  5.4e+00                         it  11    644.2 s  9.4e-02
+    it   3    188.1 s  3.4e+00                         it  12    692.0 s  6.7e-02
+    it   4    244.5 s  1.5e+00                         it  13    739.3 s  3.8e-02
+    it   5    300.8 s  9.1e-01                         it  14    800.4 s  2.3e-02
+    it   6    368.2 s  4.8e-01                         it  15    857.0 s  1.5e-02
+    it   7    427.0 s  3.3e-01                         it  16    911.6 s  9.9e-03  (stopped: 900 s)
+    it   8    488.1 s  2.9e-01
+
+Per iteration (16 iterations): orthonormalisation 18.3 s, Rayleigh-Ritz update 10.3 s and Gram 6.8 s
+(dense: 35.4 s, 64 %), preconditioner 10.1 s and products with L 8.3 s (sparse: 18.4 s, 33 %), residuals
+1.4 s. The set-up's 303 s of the earlier run was the BLAS threading under load (28.8 s now, at a lighter
+load: not side by side). **The 10^6 line (≤ 600 s) is not met**: the residual falls ~0.2 decades an
+iteration, so 1e-8 needs about 45-50 iterations (a prediction from this run), about 2,500 s at 55 s
+each. Closing the 4x: the dense part in float32 with a float64 polish (the float32 residual floor is
+ε₃₂·λ_max ≈ 1.5e-3 relative here, so only the first ~3 decades), 2 BLAS threads on an idle machine, and
+sparse products that scale (10x the nodes cost 30x per product from 10^5 to 10^6: memory-bound gathers).
 """
 
 import argparse
@@ -177,15 +250,18 @@ def big(n, threads, timeout):
     print(f"  graph: {g.n_nodes:,} nodes, {g.n_edges:,} edges, {time.perf_counter() - t:.1f} s")
     t0 = time.perf_counter()
 
+    timer, spent, _ = _phase_timer()
+
     def progress(it, theta, res):
         rel = float(np.max(res[:D] / theta[:D]))
+        phases = ", ".join(f"{k} {v:.0f}" for k, v in spent.items())
         print(f"  it {it:3d}  {time.perf_counter() - t0:7.1f} s  max rel. residual {rel:.1e}  "
-              f"peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
+              f"peak {_peak_mb() / 1024:.1f} GiB  (s so far: {phases})")  # fmt: skip
         if time.perf_counter() - t0 > timeout:
             raise TimeoutError(f"stopped after {timeout} s at iteration {it}: residual {rel:.1e}")
 
     with threadpool_limits(limits=threads):
-        w, V, info = spectral._lobpcg_chebyshev(L, D, 0, callback=progress)
+        w, V, info = spectral._lobpcg_chebyshev(L, D, 0, callback=progress, timer=timer)
         t_solve = time.perf_counter() - t0
         (mu, _), t_probe = _timed(spectral.complement_probe, L, V[:, 1:], seed=1)
     lam, V = w[1:], V[:, 1:]
@@ -193,6 +269,69 @@ def big(n, threads, timeout):
     print(f"  n = {g.n_nodes:,}: lobpcg-chebyshev {t_solve:.1f} s ({info['iterations']} iterations), probe "
           f"{t_probe:.1f} s ({mu:.6f} {'>=' if mu >= lam[-1] - 1e-8 else '<'} sigma_d = {lam[-1]:.6f}), "
           f"max rel. residual {rel:.1e}, peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
+
+
+def _phase_timer():
+    """``timer(phase)``, a context manager that adds its time to ``spent[phase]``; and ``spent``."""
+    from collections import defaultdict
+    from contextlib import contextmanager
+
+    spent, calls = defaultdict(float), defaultdict(int)
+
+    @contextmanager
+    def timer(phase):
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            spent[phase] += time.perf_counter() - t
+            calls[phase] += 1
+
+    return timer, spent, calls
+
+
+def profile(n, threads, degree=None, guard=None):
+    """One ``spectral_embedding(sbm(n), d=100, method="lobpcg-chebyshev", cache=False)``, timed by phase."""
+    os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    from threadpoolctl import threadpool_limits
+
+    import graphsel_lib as gs
+    from graphsel_lib import spectral
+
+    timer, spent, calls = _phase_timer()
+
+    def timed(name, fn):
+        def run(*a, **k):
+            with timer(name):
+                return fn(*a, **k)
+
+        return run
+
+    def solver(L, d, seed, **kw):
+        with timer("solver total"):
+            m = degree or spectral.CHEBYSHEV_DEGREE
+            return cheb(L, d, seed, timer=timer, degree=m, guard=guard, **kw)
+
+    cheb = spectral._lobpcg_chebyshev
+    t = time.perf_counter()
+    g = _graph(n)
+    print(f"  graph: {g.n_nodes:,} nodes, {g.n_edges:,} edges, {time.perf_counter() - t:.1f} s")
+    spectral._SOLVERS["lobpcg-chebyshev"] = solver
+    for name in ("laplacian", "complement_probe", "_check_and_fix", "_split_at_cut", "canonical_basis",
+                 "check_adjacency", "weight_scale"):  # fmt: skip
+        setattr(spectral, name, timed(name, getattr(spectral, name)))
+    with threadpool_limits(limits=threads):
+        emb, total = _timed(gs.spectral_embedding, g.adjacency, D, method="lobpcg-chebyshev", cache=False)
+    print(f"  n = {g.n_nodes:,}, degree {emb.info['degree']}, block {emb.info['block']}: {total:.1f} s, "
+          f"{emb.info['iterations']} iterations, "
+          f"peak {_peak_mb() / 1024:.2f} GiB")  # fmt: skip
+    for phase in sorted(spent, key=spent.get, reverse=True):
+        share = 100 * spent[phase] / total
+        print(f"  {phase:28s} {spent[phase]:8.1f} s  {share:5.1f} %  ({calls[phase]} calls)")
+
+
+def _uptime():
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def _timed(fn, *a, **k):
@@ -273,11 +412,20 @@ def main():
     p.add_argument("--big-timeout", type=float, default=600)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--datasets", default="")
+    p.add_argument("--profile", type=int, nargs="*", default=[], help="sizes to profile by phase")
+    p.add_argument("--degrees", type=int, nargs="*", default=[0], help="--profile: Chebyshev degrees")
+    p.add_argument("--guards", type=int, nargs="*", default=[-1], help="--profile: guard vectors")
     args = p.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, numpy {np.__version__}; "
           f"{args.threads} BLAS/numba threads; {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")  # fmt: skip
     if args.datasets:
         return datasets(args.datasets, D)
+    for n, m, g in ((n, m, g) for n in args.profile for m in args.degrees for g in args.guards):
+        g = None if g < 0 else g
+        print(f"\nprofile at n = {n:,} (degree {m or 'default'}, guard {g or 'default'}): {_uptime()}")
+        status, r = run_isolated(profile, (n, args.threads, m, g), args.timeout)
+        if status != "ok":
+            print(f"  {status}: {r}")
     methods = list(args.methods)
     if "primme" in methods:
         try:

@@ -24,11 +24,19 @@ a block of k vectors) to sparse products (O(nnz · k)):
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numba
 import numpy as np
 import scipy.linalg as sla
+from threadpoolctl import threadpool_limits
 
-__all__ = ["spmm", "chebyshev_jacobi", "block_lobpcg"]
+__all__ = ["spmm", "chebyshev_jacobi", "block_lobpcg", "DENSE_THREADS"]
+
+# BLAS threads of the dense algebra. One: on 2 cores, while ``spmm`` uses both and other work runs
+# (load ~8), OpenBLAS on 2 threads was 2-9x slower than on one for the n x k products and 40x for the
+# eigh of the small Rayleigh-Ritz matrix (benchmarks/bench_spectral.py docstring, 2026-11-28).
+DENSE_THREADS = 1
 
 
 @numba.njit(parallel=True, cache=True)
@@ -95,24 +103,56 @@ def chebyshev_jacobi(L, m, a=None, b=2.0, dtype=np.float32):
     return apply
 
 
+ROWS = 8192  # rows per chunk of the n x k products made in place (a chunk of 300 columns: 20 MB)
+
+
+def _by_rows(out, fn, *blocks):
+    """``out[r] = fn(B₁[r], B₂[r], …)`` for chunks ``r`` of ``ROWS`` rows; ``out`` may be one of the blocks.
+
+    An n x k product without an n x k temporary (at 10⁶ nodes a block of 150 columns is 1.2 GB,
+    and every new one costs its page faults): ``fn`` must act on each row independently.
+    """
+    for start in range(0, out.shape[0], ROWS):
+        r = slice(start, start + ROWS)
+        out[r] = fn(*(B[r] for B in blocks))
+    return out
+
+
 def _normalize_columns(Z):
+    """``Z`` with its zero columns dropped and the others scaled to unit norm (in place if none is)."""
     norms = np.linalg.norm(Z, axis=0)
     keep = norms > 0
-    return Z[:, keep] / norms[keep], norms[keep]
+    if not keep.all():
+        Z, norms = Z[:, keep], norms[keep]
+    Z /= norms
+    return Z
+
+
+def _subtract_projection(Z, B):
+    """``Z − B (Bᵀ Z)`` in place (``B`` orthonormal)."""
+    if B.shape[1]:
+        C = B.T @ Z
+        _by_rows(Z, lambda z, b: z - b @ C, Z, B)
+    return Z
 
 
 def _svqb(Z, drop=1e-12):
     """Orthonormal columns spanning ``Z`` (unit columns): ``Z U s^{-1/2}`` from ``ZᵀZ = U s Uᵀ``."""
     s, U = np.linalg.eigh(Z.T @ Z)
     keep = s > drop * s.max()
-    return Z @ (U[:, keep] / np.sqrt(s[keep]))
+    T = U[:, keep] / np.sqrt(s[keep])
+    out = Z if keep.all() else np.empty((Z.shape[0], T.shape[1]))
+    return _by_rows(out, lambda z: z @ T, Z)
 
 
 def _project(Z, Y, X):
-    """``Z`` orthonormal and orthogonal to the orthonormal ``Y`` and ``X``; a second pass where needed."""
-    Z, before = _normalize_columns(Z)
-    Z -= Y @ (Y.T @ Z)
-    Z -= X @ (X.T @ Z)
+    """``Z`` orthonormal and orthogonal to the orthonormal ``Y`` and ``X``; a second pass where needed.
+
+    ``Z`` is overwritten.
+    """
+    Z = _normalize_columns(Z)
+    _subtract_projection(Z, Y)
+    _subtract_projection(Z, X)
     after = np.linalg.norm(Z, axis=0)
     weak = after < 1e-3  # lost > 99.9 % of the (unit) norm: rounding left in it is not small
     if weak.any():
@@ -120,11 +160,12 @@ def _project(Z, Y, X):
         W -= Y @ (Y.T @ W)
         W -= X @ (X.T @ W)
         Z[:, weak] = W
-    Z, _ = _normalize_columns(Z[:, after > 1e-10])
+    strong = after > 1e-10
+    Z = _normalize_columns(Z if strong.all() else Z[:, strong])
     return _svqb(Z)
 
 
-def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callback=None):
+def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callback=None, timer=None):
     """LOBPCG for the smallest eigenpairs of ``L`` (CSR) on the complement of the orthonormal ``Y``.
 
     ``precond`` maps a block of residuals to search directions (e.g. :func:`chebyshev_jacobi`).
@@ -132,40 +173,58 @@ def block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul=spmm, callbac
     get no new directions); stops when the first ``n_wanted`` columns have
     ``‖Lx − θx‖ ≤ max(rtol · θ_max, floor)``. Returns Ritz values (ascending), vectors, residual
     norms, the iteration count and the number of products with ``L`` (in columns).
-    ``callback(it, theta, res)``, if given, sees every iteration (progress of a long run).
+    ``callback(it, theta, res)``, if given, sees every iteration (progress of a long run);
+    ``timer(phase)``, if given, returns a context manager wrapped around each phase (profiling).
     """
+    with threadpool_limits(limits=DENSE_THREADS, user_api="blas"):
+        return _block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul, callback, timer)
+
+
+def _block_lobpcg(L, X, Y, n_wanted, maxiter, rtol, precond, matmul, callback, timer):
+    timer = timer or (lambda phase: nullcontext())
     k = X.shape[1]
     floor = 100 * np.finfo(float).eps * float(abs(L).sum(axis=1).max())
-    X = _project(X, Y, np.empty((X.shape[0], 0)))
-    LX = matmul(L, X)
-    theta, C = np.linalg.eigh(X.T @ LX)
-    X, LX = X @ C, LX @ C
+    with timer("setup: project"):
+        X = _project(np.array(X, dtype=np.float64), Y, np.empty((X.shape[0], 0)))
+    with timer("products L·block"):
+        LX = matmul(L, X)
+    with timer("setup: Rayleigh-Ritz"):
+        theta, C = np.linalg.eigh(X.T @ LX)
+        X = _by_rows(X, lambda x: x @ C, X)
+        LX = _by_rows(LX, lambda lx: lx @ C, LX)
     P = np.empty((X.shape[0], 0))
     columns = k
     for it in range(maxiter + 1):
-        R = LX - X * theta
-        res = np.linalg.norm(R, axis=0)
+        with timer("residuals"):
+            R = _by_rows(np.empty_like(X), lambda lx, x, t=theta: lx - x * t, LX, X)
+            res = np.linalg.norm(R, axis=0)
         tol = max(rtol * theta[-1], floor)
         if callback is not None:
             callback(it, theta, res)
         if res[:n_wanted].max() <= tol or it == maxiter:
             break
         active = res > tol
-        Z = np.hstack([precond(R[:, active]), P])
-        R = P = None
-        Z = _project(Z, Y, X)
-        LZ = matmul(L, Z)
+        with timer("preconditioner"):
+            TR = precond(R if active.all() else R[:, active])
+            R = None
+            Z = np.hstack([TR, P])
+            TR = P = None
+        with timer("project/orthonormalise"):
+            Z = _project(Z, Y, X)
+        with timer("products L·block"):
+            LZ = matmul(L, Z)
         columns += Z.shape[1]
-        XLZ = LX.T @ Z
-        H = np.block([[np.diag(theta), XLZ], [XLZ.T, Z.T @ LZ]])
-        theta, C = sla.eigh((H + H.T) / 2, subset_by_index=[0, k - 1])
-        Cx, Cz = C[:k], C[k:]
-        ZC = Z @ Cz
-        P = ZC[:, active]
-        X = X @ Cx
-        X += ZC
-        del Z, ZC
-        LX = LX @ Cx
-        LX += LZ @ Cz
-        del LZ
+        with timer("Rayleigh-Ritz: Gram"):
+            XLZ = LX.T @ Z
+            H = np.block([[np.diag(theta), XLZ], [XLZ.T, Z.T @ LZ]])
+        with timer("Rayleigh-Ritz: eigh"):
+            theta, C = sla.eigh((H + H.T) / 2, subset_by_index=[0, k - 1])
+        with timer("Rayleigh-Ritz: update"):
+            Cx, Cz = C[:k], C[k:]
+            ZC = _by_rows(np.empty_like(X), lambda z, c=Cz: z @ c, Z)
+            P = ZC if active.all() else ZC[:, active]
+            X = _by_rows(X, lambda x, zc, c=Cx: x @ c + zc, X, ZC)
+            del Z, ZC
+            LX = _by_rows(LX, lambda lx, lz, a=Cx, b=Cz: lx @ a + lz @ b, LX, LZ)
+            del LZ
     return theta, X, res, it, columns

@@ -45,7 +45,10 @@ Eigensolver, chosen by size (``method="auto"``):
   every core (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(10^4, avg_degree=10)``,
   d = 100, 2 threads: 39 iterations against 53, 165 s against 249 s for
   ``"lobpcg-jacobi"`` (1.5x; shift-invert 82 s at that size), measured side by side
-  on a shared machine (``benchmarks/bench_spectral.py``, 2026-11-28). Chosen above 2·10^5 nodes, and above
+  on a shared machine (``benchmarks/bench_spectral.py``, 2026-11-28), before the block
+  algebra of both moved to one BLAS thread (``blockeig.DENSE_THREADS``: 2.3x at 3·10^4
+  nodes under load; 597 s, 39 iterations at 10^5, load ~8: the per-phase table is in
+  the benchmark's docstring). Chosen above 2·10^5 nodes, and above
   2·10^4 nodes when the mean number of neighbours is ≥ 15 (random-like:
   ``benchmarks/study_embedding_scale.py``, ``benchmarks/bench_scale.py``).
 * ``"lobpcg"`` — scipy's LOBPCG preconditioned by smoothed-aggregation
@@ -105,7 +108,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,6 +116,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from threadpoolctl import threadpool_limits
 
 from . import blockeig, paths
 from ._atomic import atomic_path
@@ -707,6 +711,11 @@ def _block_lobpcg(L, X, Y, n_wanted, maxiter, rtol=LOBPCG_RTOL):
     (plus a rounding floor); the others are guard vectors. Returns Ritz
     values (ascending), vectors, residual norms and the iteration count.
     """
+    with threadpool_limits(limits=blockeig.DENSE_THREADS, user_api="blas"):  # see blockeig
+        return _block_lobpcg_body(L, X, Y, n_wanted, maxiter, rtol)
+
+
+def _block_lobpcg_body(L, X, Y, n_wanted, maxiter, rtol):
     k = X.shape[1]
     T = 1.0 / L.diagonal()[:, None]
     floor = 100 * np.finfo(float).eps * float(abs(L).sum(axis=1).max())  # ≥ ‖L‖₂ ε
@@ -753,16 +762,23 @@ def _lobpcg_jacobi(L, d, seed, maxiter=1000, guard=None, rtol=LOBPCG_RTOL):
 
 
 def _lobpcg_chebyshev(
-    L, d, seed, maxiter=1000, guard=None, rtol=LOBPCG_RTOL, degree=CHEBYSHEV_DEGREE, callback=None
-):
-    """Block LOBPCG with the Chebyshev–Jacobi preconditioner (:mod:`graphsel_lib.blockeig`)."""
+    L, d, seed, maxiter=1000, guard=None, rtol=LOBPCG_RTOL, degree=CHEBYSHEV_DEGREE, callback=None,
+    timer=None,
+):  # fmt: skip
+    """Block LOBPCG with the Chebyshev–Jacobi preconditioner (:mod:`graphsel_lib.blockeig`).
+
+    ``callback`` and ``timer`` are passed to :func:`blockeig.block_lobpcg` (progress, profiling).
+    """
     n = L.shape[0]
     k = min(d + (max(20, d // 2) if guard is None else guard), n - 1)
-    L = sp.csr_matrix(L)
-    Y = np.full((n, 1), 1.0 / np.sqrt(n))
-    X = np.random.default_rng(seed).standard_normal((n, k))
-    precond = blockeig.chebyshev_jacobi(L, degree)
-    theta, X, res, it, cols = blockeig.block_lobpcg(L, X, Y, d, maxiter, rtol, precond, callback=callback)
+    with (timer or (lambda phase: nullcontext()))("setup: start block, preconditioner"):
+        L = sp.csr_matrix(L)
+        Y = np.full((n, 1), 1.0 / np.sqrt(n))
+        X = np.random.default_rng(seed).standard_normal((n, k))
+        precond = blockeig.chebyshev_jacobi(L, degree)
+    theta, X, res, it, cols = blockeig.block_lobpcg(
+        L, X, Y, d, maxiter, rtol, precond, callback=callback, timer=timer
+    )
     info = dict(iterations=it, block=k, max_residual=float(res[:d].max()), degree=degree)
     if k > d:
         info["guard_min"] = float(theta[d])

@@ -1,6 +1,7 @@
 """Spectral embedding: exactness, truncation, solvers, cache."""
 
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -590,6 +591,58 @@ def test_lobpcg_chebyshev_probe_and_auto_choice_on_large_graphs(monkeypatch):
         emb = gs.spectral_embedding(S, 8, method="auto", cache=False)
     assert emb.method == "lobpcg-chebyshev" and emb.info["check"] == "probe"
     np.testing.assert_allclose(emb.eigenvalues, w[1:9], atol=1e-8)
+
+
+def test_block_lobpcg_runs_its_dense_algebra_on_dense_threads_and_times_its_phases():
+    """The n x k algebra runs under the BLAS limit DENSE_THREADS; a timer sees every phase, same result."""
+    from threadpoolctl import threadpool_info
+
+    from graphsel_lib import blockeig
+
+    rng = np.random.default_rng(11)
+    L = gs.laplacian(random_connected_graph(rng, 300, p=0.03)).tocsr()
+    n = L.shape[0]
+    Y = np.full((n, 1), 1 / np.sqrt(n))
+    seen = []
+
+    def matmul(A, X):
+        seen.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+        return blockeig.spmm(A, X)
+
+    phases = []
+
+    @contextmanager
+    def timer(phase):
+        phases.append(phase)
+        yield
+
+    args = (L, rng.standard_normal((n, 8)), Y, 5, 200, 1e-8, blockeig.chebyshev_jacobi(L, 4))
+    plain = blockeig.block_lobpcg(*args, matmul=matmul)
+    timed = blockeig.block_lobpcg(*args, timer=timer)
+    assert seen and all(s == {blockeig.DENSE_THREADS} for s in seen if s)
+    np.testing.assert_array_equal(plain[0], timed[0])
+    assert {"preconditioner", "project/orthonormalise", "Rayleigh-Ritz: eigh", "residuals"} <= set(phases)
+
+
+def test_block_lobpcg_in_place_row_chunks_match_whole_products(monkeypatch):
+    """The n x k products made in place by chunks of ROWS rows give the whole-block result."""
+    from graphsel_lib import blockeig
+
+    rng = np.random.default_rng(12)
+    L = gs.laplacian(random_connected_graph(rng, 300, p=0.03)).tocsr()
+    n = L.shape[0]
+    Y = np.full((n, 1), 1 / np.sqrt(n))
+    X0 = rng.standard_normal((n, 10))
+    args = (L, X0, Y, 6, 300, 1e-9, blockeig.chebyshev_jacobi(L, 4))
+    whole = blockeig.block_lobpcg(*args)
+    monkeypatch.setattr(blockeig, "ROWS", 7)  # 43 chunks, the last one short
+    chunked = blockeig.block_lobpcg(*args)
+    np.testing.assert_allclose(chunked[0], whole[0], rtol=1e-12)
+    np.testing.assert_allclose(np.abs(chunked[1].T @ whole[1]).diagonal()[:6], 1, atol=1e-9)
+    np.testing.assert_array_equal(X0, args[1])  # the start block is not overwritten
+    B = np.linalg.qr(rng.standard_normal((n, 3)))[0]
+    Z = rng.standard_normal((n, 5))
+    np.testing.assert_allclose(blockeig._subtract_projection(Z.copy(), B), Z - B @ (B.T @ Z), atol=1e-12)
 
 
 def test_cache_is_keyed_by_method(tmp_path):
