@@ -88,7 +88,7 @@ def test_rbf_kinv_is_the_inverse_kernel():
 def tiny(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     tiny = dataclasses.replace(gz.protocol("smoke"), uci=("uci-wine",), outer=1)
-    mp.setattr(gz, "protocol", lambda profile="full": tiny)
+    mp.setattr(gz.tables, "protocol", lambda profile="full": tiny)  # where table1/table2 look it up
     try:
         t1, t2, ev = gz.table1("smoke"), gz.table2("smoke"), gz.webkb_homophily("smoke")
     finally:
