@@ -156,10 +156,7 @@ def _project(Z, Y, X):
     after = np.linalg.norm(Z, axis=0)
     weak = after < 1e-3  # lost > 99.9 % of the (unit) norm: rounding left in it is not small
     if weak.any():
-        W = Z[:, weak]
-        W -= Y @ (Y.T @ W)
-        W -= X @ (X.T @ W)
-        Z[:, weak] = W
+        Z[:, weak] = _subtract_projection(_subtract_projection(Z[:, weak], Y), X)
     strong = after > 1e-10
     Z = _normalize_columns(Z if strong.all() else Z[:, strong])
     return _svqb(Z)
