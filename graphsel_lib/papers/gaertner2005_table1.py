@@ -201,8 +201,9 @@ def verdicts(rt: pd.DataFrame, tolerance: float = TOLERANCE) -> pd.Series:
 
     def one(r):
         delta = r["ours"] - r["published"]
-        z = scorecard.z_score(delta, r["ours std"], r["folds"], r["published std"], N_PUBLISHED)
-        return scorecard.verdict(delta, tolerance, z=z)
+        return scorecard.error_verdict(
+            delta, tolerance, r["ours std"], r["folds"], r["published std"], N_PUBLISHED
+        )
 
     return rt.apply(one, axis=1) if len(rt) else pd.Series(dtype=str)
 

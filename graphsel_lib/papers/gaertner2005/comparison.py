@@ -38,8 +38,8 @@ def vs_published(t1: Table1, t2: Table2, ev: Homophily) -> pd.DataFrame:
                 np.nan,
             )
         else:
-            z = scorecard.z_score(diff, std, outer, pub_std, t1r.N_PUBLISHED)
-            verdict = scorecard.verdict(diff, tol, z=z)
+            verdict = scorecard.error_verdict(diff, tol, std, outer, pub_std, t1r.N_PUBLISHED)
+            z = scorecard.z_score(diff, std, outer, pub_std, t1r.N_PUBLISHED)  # for the reason
             reason = (
                 reason_if_differs(diff)
                 if verdict == "differs"
