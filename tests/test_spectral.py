@@ -269,13 +269,19 @@ def test_lobpcg_jacobi_is_deterministic():
     np.testing.assert_array_equal(a.eigenvectors, b.eigenvectors)
 
 
-def test_lobpcg_jacobi_probe_on_large_graphs(monkeypatch):
-    """Above INERTIA_MAX_NODES the inertia count is replaced by the complement probe."""
+@pytest.fixture
+def size_limits_of_100(monkeypatch):
+    """The solver's size limits scaled down so that the pendant graph counts as large: no shift-invert,
+    no inertia count (the complement probe instead)."""
     from graphsel_lib import spectral
 
     monkeypatch.setattr(spectral, "SMALL_NODES", 10)
     monkeypatch.setattr(spectral, "SHIFT_INVERT_MAX_NODES", 100)
     monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 100)
+
+
+def test_lobpcg_jacobi_probe_on_large_graphs(size_limits_of_100):
+    """Above INERTIA_MAX_NODES the inertia count is replaced by the complement probe."""
     S = _pendant_graph()
     w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
     with pytest.warns(gs.SplitEigenvalueWarning, match="at least 8 copies; 7 kept"):
@@ -578,13 +584,8 @@ def test_lobpcg_chebyshev_finds_repeated_eigenvalues_and_is_deterministic():
     np.testing.assert_allclose(a.eigenvectors, b.eigenvectors, atol=1e-6)  # the same canonical choice
 
 
-def test_lobpcg_chebyshev_probe_and_auto_choice_on_large_graphs(monkeypatch):
+def test_lobpcg_chebyshev_probe_and_auto_choice_on_large_graphs(size_limits_of_100):
     """Above INERTIA_MAX_NODES the complement probe checks it, as for lobpcg-jacobi; "auto" picks it."""
-    from graphsel_lib import spectral
-
-    monkeypatch.setattr(spectral, "SMALL_NODES", 10)
-    monkeypatch.setattr(spectral, "SHIFT_INVERT_MAX_NODES", 100)
-    monkeypatch.setattr(spectral, "INERTIA_MAX_NODES", 100)
     S = _pendant_graph()
     w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
     with pytest.warns(gs.SplitEigenvalueWarning, match="at least 8 copies; 7 kept"):
