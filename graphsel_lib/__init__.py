@@ -8,10 +8,10 @@ The public API::
 """
 
 import importlib
-from importlib import metadata as _metadata
 
 from . import active, course, datasets, online, theory, transductive
 from ._validation import DataWarning
+from .about import distribution_version as _distribution_version
 from .about import show_versions
 from .collection import explore
 from .datasets import list_datasets, load_dataset
@@ -29,10 +29,7 @@ from .graph import (
 from .knn import knn_adjacency
 from .spectral import SpectralEmbedding, SplitEigenvalueWarning, add_bias, spectral_embedding
 
-try:
-    __version__ = _metadata.version("graphsel")
-except _metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree that was never installed
-    __version__ = "0+unknown"
+__version__ = _distribution_version()
 
 
 def __getattr__(name):

@@ -6,18 +6,25 @@ import os
 import platform
 from importlib import metadata
 
-__all__ = ["show_versions", "versions"]
+__all__ = ["DISTRIBUTION", "distribution_version", "show_versions", "versions"]
+
+#: The name the library is installed under (``pip install graphsel-lib``); it is imported as ``graphsel_lib``.
+DISTRIBUTION = "graphsel-lib"
 
 _PACKAGES = ("numpy", "scipy", "networkx", "matplotlib", "pandas", "scikit-learn", "pyamg", "joblib")
 
 
-def versions() -> dict:
-    """``{name: version}`` for Python, graphsel and the packages it uses, plus the machine."""
-    try:  # read here, not from the package's __init__ (a lower module never imports the one above it)
-        version = metadata.version("graphsel")
+def distribution_version() -> str:
+    """The installed version of :data:`DISTRIBUTION`, or ``"0+unknown"`` in a source tree never installed."""
+    try:
+        return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree without installing
-        version = "0+unknown"
-    out = {"python": platform.python_version(), "graphsel": version}
+        return "0+unknown"
+
+
+def versions() -> dict:
+    """``{name: version}`` for Python, graphsel-lib and the packages it uses, plus the machine."""
+    out = {"python": platform.python_version(), DISTRIBUTION: distribution_version()}
     for name in _PACKAGES:
         try:
             out[name] = metadata.version(name)

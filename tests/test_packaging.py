@@ -20,7 +20,7 @@ def _meta():
 
 
 def _extra(name, meta=None):
-    """The packages of one extra, its references to other extras (``graphsel[notebooks]``) resolved."""
+    """The packages of one extra, its references to other extras (``graphsel-lib[notebooks]``) resolved."""
     meta = meta or _meta()
     names = set()
     for r in meta["optional-dependencies"][name]:
@@ -52,6 +52,19 @@ def _environment_packages():
         if m and m.group(1) not in ("pip", "python"):
             names.add(_name(m.group(1)))
     return names
+
+
+def test_one_name_for_the_distribution_and_the_package():
+    """Installed as ``graphsel-lib``, imported as ``graphsel_lib`` (one name, as PyPI normalises it); the
+    extras name the distribution (``graphsel-lib[notebooks]``) and ``__version__`` reads its metadata."""
+    from graphsel_lib import about
+
+    meta = _meta()
+    assert meta["name"] == about.DISTRIBUTION == "graphsel-lib"
+    assert re.sub(r"[-_.]+", "_", meta["name"]) == "graphsel_lib"
+    refs = [r for reqs in meta["optional-dependencies"].values() for r in reqs if "[" in r]
+    own = [r for r in refs if re.split(r"[\[<>=!~ ;]", r, maxsplit=1)[0].startswith("graphsel")]
+    assert own and all(r.startswith(meta["name"] + "[") for r in own), own
 
 
 def test_environment_yml_matches_pyproject():
@@ -88,7 +101,7 @@ def test_import_is_light_and_the_version_comes_from_the_metadata():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[0] == "[]"
-    assert out[1] == metadata.version("graphsel")
+    assert out[1] == metadata.version("graphsel-lib")
     import graphsel_lib as gs
 
     assert gs.experiments.evaluate is not None  # still reachable, on first use
