@@ -66,6 +66,8 @@ __all__ = [
     "encode_labels",
     "read_utf8",
     "renamed_parameter",
+    "RenamedKeys",
+    "as_generator",
 ]
 
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
@@ -124,6 +126,31 @@ def renamed_parameter(old: str, new: str) -> Callable[[Callable[P, R]], Callable
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class RenamedKeys(dict):
+    """A result ``dict`` whose renamed keys still answer under their old names, with a ``DeprecationWarning``.
+
+    ``RenamedKeys(where, {"unlabeled": "unlabelled"}, items)``: ``d["unlabeled"]`` warns and returns
+    ``d["unlabelled"]`` (for one release after the rename, as :func:`renamed_parameter` for keywords).
+    """
+
+    def __init__(self, where: str, renamed: dict[str, str], *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._where = where
+        self._renamed = dict(renamed)
+
+    def __missing__(self, key):
+        new = self._renamed.get(key) if isinstance(key, str) else None
+        if new is None:
+            raise KeyError(key)
+        warnings.warn(
+            f"{self._where}: the key {key!r} is renamed {new!r}; {key!r} goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self[new]
+
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -449,6 +476,23 @@ def check_seed(seed, name="seed", *, allow_none=True):
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{name} is not a usable random seed: {seed!r} ({exc})") from exc
     return seed
+
+
+def as_generator(seed, name="seed") -> np.random.Generator:
+    """The random generator a ``seed: int | numpy.random.Generator | None`` parameter stands for.
+
+    A ``Generator`` is used as given (its stream continues); an integer, a ``SeedSequence`` or ``None``
+    (fresh entropy) goes to ``numpy.random.default_rng``, so an integer seed draws the same numbers as
+    ``default_rng(seed)`` always did. Booleans and floats are refused (:func:`check_seed`).
+
+    >>> int(as_generator(7).integers(100)) == int(np.random.default_rng(7).integers(100))
+    True
+    >>> g = np.random.default_rng(0); as_generator(g) is g
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(check_seed(seed, name))
 
 
 # --------------------------------------------------------------------------- labels

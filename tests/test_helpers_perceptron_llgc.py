@@ -180,6 +180,11 @@ def test_llgc_form_deviations_every_form_is_llgc():
     assert dev["accuracy (unlabelled)"].between(0, 1).all()
     with pytest.raises(ValueError, match="n - 1"):
         C.llgc_form_deviations(S, labels, sets, [1.0], emb=emb.truncate(5), kernel=gs.laplacian_pinv(S))
+    with pytest.warns(DeprecationWarning, match=r"the keyword labeled_sets= is renamed labelled_sets="):
+        old = C.llgc_form_deviations(
+            S, labels, labeled_sets=sets, mus=[1.0], emb=emb, kernel=gs.laplacian_pinv(S)
+        )
+    assert old.equals(C.llgc_form_deviations(S, labels, sets, [1.0], emb=emb, kernel=gs.laplacian_pinv(S)))
 
 
 def test_llgc_low_rank_ridge_equals_spectral_and_full_rank_is_llgc():

@@ -41,6 +41,15 @@ def test_draw_labelled_set_has_the_classes_and_is_reproducible():
     assert np.bincount(y[a], minlength=2).min() >= 2
     with pytest.raises(ValueError):
         C.draw_labelled_set(y, 3, np.random.default_rng(0))
+    assert np.array_equal(C.draw_labelled_set(y, 6, 3), a)  # an integer seed draws as default_rng(seed)
+    with pytest.warns(DeprecationWarning, match=r"the keyword n_labeled= is renamed n_labelled="):
+        assert np.array_equal(C.draw_labelled_set(y, n_labeled=6, rng=np.random.default_rng(3)), a)
+
+
+def test_the_panels_of_the_learned_graphs_figure_need_the_key_labelled():
+    panel = {"title": "a", "i": [0], "j": [1], "w": [1.0], "labeled": [0], "stranded": [False, False]}
+    with pytest.raises(KeyError, match="needs the key 'labelled'"):
+        figures.learned_graphs_figure(np.zeros((2, 2)), [0, 1], [panel], class_names=["a", "b"], title="t")
 
 
 def test_reach_probability_is_the_absorption_probability_of_the_walk():
@@ -65,7 +74,7 @@ def test_reach_probability_is_the_absorption_probability_of_the_walk():
 
 def test_compare_bandwidth_learners_table_and_fits():
     X, y = _blobs(8)
-    runs, fitted = C.compare_bandwidth_learners(X, y, n_labeled=4, n_splits=2, seed=0, maxiter=3, shrink=0.1)
+    runs, fitted = C.compare_bandwidth_learners(X, y, n_labelled=4, n_splits=2, seed=0, maxiter=3, shrink=0.1)
     names = [m.format(shrink=0.1) for m in C.BANDWIDTH_METHODS]
     assert list(runs["method"].unique()) == names and len(runs) == 8
     for (name, split), (lab, sig, r) in fitted.items():
@@ -229,7 +238,7 @@ def test_figures_of_11_and_12_render_with_readable_text():
         "i": i,
         "j": j,
         "w": w,
-        "labeled": np.array([0, 10]),
+        "labelled": np.array([0, 10]),
         "stranded": np.arange(20) < 3,
     }
     fig = figures.learned_graphs_figure(xy, y, [panel, panel], class_names=["a", "b"], title="t")

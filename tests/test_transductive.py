@@ -11,10 +11,10 @@ from graphsel_lib import transductive as T
 from graphsel_lib.transductive import reference as R
 
 
-def _random_labels(rng, n, K, n_labeled):
+def _random_labels(rng, n, K, n_labelled):
     """Labels 0..K-1 (every class present) and a random labelled set."""
     y = rng.permutation(np.arange(n) % K)
-    labelled = np.sort(rng.choice(n, size=n_labeled, replace=False))
+    labelled = np.sort(rng.choice(n, size=n_labelled, replace=False))
     return y, labelled
 
 

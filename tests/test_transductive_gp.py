@@ -223,7 +223,9 @@ def test_balanced_matches_generic_constrained_solve():
     s = info["q"].mean(0)
     assert np.all((s >= rm - 1e-10) & (s <= rp + 1e-10))
     assert np.any(np.abs(info["gamma"]) > 1e-3)
-    np.testing.assert_allclose(F[info["unlabeled"]], info["q"])
+    np.testing.assert_allclose(F[info["unlabelled"]], info["q"])
+    with pytest.warns(DeprecationWarning, match=r"the key 'unlabeled' is renamed 'unlabelled'"):
+        assert info["unlabeled"] is info["unlabelled"]  # the old key, for one release
     fun, t_ref, q_ref = _slsqp_joint(_dense_kinv(A, keps), y, lab, 3, sigma2, rm, rp)
     assert abs(info["objective"][-1] - fun) < 1e-10
     np.testing.assert_allclose(info["t"], t_ref, atol=1e-6)
@@ -277,6 +279,12 @@ def test_default_balance_uses_tail_bound():
     assert info["eps"] == pytest.approx(eps)
     rm, rp = balance_bounds(y[lab], 3, eps)
     np.testing.assert_allclose(info["r_minus"], rm)
+    with pytest.warns(DeprecationWarning, match=r"balance_epsilon\(\): the keyword n_labeled= is renamed"):
+        assert balance_epsilon(n_labeled=10, n_unlabelled=20, n_classes=3, delta=0.05) == eps
+    with pytest.warns(DeprecationWarning, match=r"the keyword n_unlabeled= is renamed n_unlabelled="):
+        assert balance_epsilon(10, n_unlabeled=20, n_classes=3, delta=0.05) == eps
+    with pytest.warns(DeprecationWarning, match=r"balance_bounds\(\): the keyword y_labeled= is renamed"):
+        np.testing.assert_array_equal(balance_bounds(y_labeled=y[lab], n_classes=3, eps=eps)[0], rm)
     np.testing.assert_allclose(info["r_plus"], rp)
     np.testing.assert_allclose(F.sum(1), 1.0)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import as_generator, renamed_parameter
 from ..transductive import (
     harmonic,
     harmonic_rbf,
@@ -31,17 +32,20 @@ def labelled_per_class(y, per_class, rng):
     y : array-like of int of shape (n_nodes,)
         Labels ``0..K-1`` of every node.
     per_class : int
-    rng : numpy.random.Generator or sequence of K Generators
-        One generator drawn from class after class, or one generator per class.
+    rng : int, numpy.random.Generator, None, or a sequence of K of them
+        One generator (or seed) drawn from class after class, or one per class.
 
     >>> labelled_per_class([0, 0, 1, 1, 1], 1, np.random.default_rng(0)).size
     2
     """
     y = np.asarray(y, dtype=np.int64)
     K = int(y.max()) + 1
-    rngs = [rng] * K if isinstance(rng, np.random.Generator) else list(rng)
+    one = rng is None or isinstance(rng, (int, np.integer, np.random.Generator, np.random.SeedSequence))
+    rngs = [as_generator(rng, "rng")] * K if one else [as_generator(r, "rng") for r in rng]
     if len(rngs) != K:
-        raise ValueError(f"rng must be one Generator or {K} Generators (one per class), got {len(rngs)}")
+        raise ValueError(
+            f"rng must be one generator or seed, or {K} of them (one per class), got {len(rngs)}"
+        )
     picks = [r.choice(np.flatnonzero(y == k), per_class, replace=False) for k, r in enumerate(rngs)]
     return np.sort(np.concatenate(picks))
 
@@ -75,15 +79,17 @@ def harmonic_cmn_accuracy(S, y, per_class_values, draws, seed=0):
 BANDWIDTH_METHODS = ("HEM (ω₀)", "MinEnt", "LOOHL (pure)", "LOOHL (shrink={shrink})")
 
 
-def draw_labelled_set(y, n_labeled, rng, *, min_per_class=2):
-    """``n_labeled`` distinct nodes drawn uniformly by ``rng``, redrawn until each class has ``min_per_class``.
+@renamed_parameter("n_labeled", "n_labelled")
+def draw_labelled_set(y, n_labelled, rng, *, min_per_class=2):
+    """``n_labelled`` distinct nodes drawn uniformly by ``rng``, redrawn until each class has ``min_per_class``.
 
     Parameters
     ----------
     y : array-like of int of shape (n_nodes,)
         Labels ``0..K-1`` of every node.
-    n_labeled : int
-    rng : numpy.random.Generator
+    n_labelled : int
+    rng : int, numpy.random.Generator or None
+        A generator (its stream continues) or a seed (``numpy.random.default_rng(rng)``).
     min_per_class : int, default 2
         LOOHL's ``loss="log"`` needs 2 (one labelled node of a class is held out at a time).
 
@@ -93,17 +99,19 @@ def draw_labelled_set(y, n_labeled, rng, *, min_per_class=2):
     """
     y = np.asarray(y, dtype=np.int64)
     K = int(y.max()) + 1
-    if n_labeled > y.size or n_labeled < K * min_per_class:
+    if n_labelled > y.size or n_labelled < K * min_per_class:
         raise ValueError(
-            f"cannot draw {n_labeled} of {y.size} nodes with {min_per_class} in each of {K} classes"
+            f"cannot draw {n_labelled} of {y.size} nodes with {min_per_class} in each of {K} classes"
         )
+    rng = as_generator(rng, "rng")
     while True:
-        lab = np.sort(rng.choice(y.size, n_labeled, replace=False))
+        lab = np.sort(rng.choice(y.size, n_labelled, replace=False))
         if np.bincount(y[lab], minlength=K).min() >= min_per_class:
             return lab
 
 
-def compare_bandwidth_learners(X, y, *, n_labeled, n_splits, seed, maxiter, shrink, eps=1e-4):
+@renamed_parameter("n_labeled", "n_labelled")
+def compare_bandwidth_learners(X, y, *, n_labelled, n_splits, seed, maxiter, shrink, eps=1e-4):
     """Learn the graph four ways on ``n_splits`` random labelled sets and measure each (notebook 11 §6).
 
     On each labelled set (:func:`draw_labelled_set` with the generator
@@ -129,7 +137,7 @@ def compare_bandwidth_learners(X, y, *, n_labeled, n_splits, seed, maxiter, shri
     names = [m.format(shrink=shrink) for m in BANDWIDTH_METHODS]
     rows, fitted = [], {}
     for split in range(n_splits):
-        lab = draw_labelled_set(y, n_labeled, np.random.default_rng(seed + 1000 + split))
+        lab = draw_labelled_set(y, n_labelled, np.random.default_rng(seed + 1000 + split))
         unl = np.setdiff1d(np.arange(len(y)), lab)
         s0 = mst_bandwidth(X, y, lab)
         sigmas = (

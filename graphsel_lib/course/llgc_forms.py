@@ -7,7 +7,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .._validation import check_positive
+from .._validation import check_positive, renamed_parameter
 from ..graph import laplacian
 from ..spectral import add_bias
 from ..transductive import llgc
@@ -15,7 +15,8 @@ from ..transductive import llgc
 _FORMS = ("llgc", "spsolve", "primal", "dual", "spectral", "bias", "mean")
 
 
-def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_classes=None):
+@renamed_parameter("labeled_sets", "labelled_sets")
+def llgc_form_deviations(S, labels, labelled_sets, mus, *, emb, kernel, b=1.0, n_classes=None):
     """Every ridge form of LLGC against the direct sparse solve of ``(I + µL) f = y`` (chapter 04 §1–3).
 
     gu2013 Eq. 3–5: with ``f = L^+α``, a factor ``L^+ = MᵀM`` and ``w = Mα``,
@@ -39,7 +40,7 @@ def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_
     ----------
     S : weight matrix of a connected graph (n × n).
     labels : array of int of shape (n,), classes ``0..K-1``.
-    labeled_sets : iterable of arrays of node indices, one per split.
+    labelled_sets : iterable of arrays of node indices, one per split.
     mus : iterable of float > 0
     emb : SpectralEmbedding with all ``n − 1`` pairs (``spectral_embedding(S, n - 1)``).
     kernel : array of shape (n, n), the dense ``L^+`` (``laplacian_pinv(S)``).
@@ -71,9 +72,9 @@ def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_
     I = sp.identity(n, format="csc")
     targets = [1] if K == 2 else range(K)
     rows = []
-    for split, labelled in enumerate(labeled_sets):
+    for split, labelled in enumerate(labelled_sets):
         labelled = np.asarray(labelled)
-        unlabeled = np.setdiff1d(np.arange(n), labelled)
+        unlabelled = np.setdiff1d(np.arange(n), labelled)
         for mu in mus:
             F = llgc(S, labels, labelled, mu=mu, n_classes=K)
             A_mu = (I + mu * L).tocsc()
@@ -98,8 +99,8 @@ def llgc_form_deviations(S, labels, labeled_sets, mus, *, emb, kernel, b=1.0, n_
                 }
                 row = {"split": split, "mu": mu, "class": k, "mean label": ybar, "max |f*|": np.abs(f_star).max(),
                        "max |f* - ridge without mean|": np.abs(f_star - M.T @ w).max(),
-                       "accuracy (unlabelled)": np.mean(np.sign(f_star + 1e-300)[unlabeled]
-                                                        == np.where(labels == k, 1, -1)[unlabeled])}  # fmt: skip
+                       "accuracy (unlabelled)": np.mean(np.sign(f_star + 1e-300)[unlabelled]
+                                                        == np.where(labels == k, 1, -1)[unlabelled])}  # fmt: skip
                 row.update({f"dev {key}": float(np.abs(f - f_star).max()) for key, f in forms.items()})
                 row["dev mean"] = float(np.abs([f_star.sum() - y.sum(), (M.T @ w).sum()]).max())
                 rows.append(row)

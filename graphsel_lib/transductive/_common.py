@@ -41,11 +41,11 @@ __all__ = [
     "DIRECT_MAX_ROW_NNZ",
     "ConvergenceWarning",
     "Problem",
-    "check_labeled",
+    "check_labelled",
     "check_problem",
     "check_targets",
-    "check_every_class_labeled",
-    "check_components_labeled",
+    "check_every_class_labelled",
+    "check_components_labelled",
     "warn_unlabelled_classes",
     "warn_unreached",
     "one_hot",
@@ -109,7 +109,7 @@ class Problem(NamedTuple):
         Validated float64 copy of the weight matrix.
     labelled : ndarray of int of shape (l,)
         Sorted indices of the labelled nodes.
-    y_labeled : ndarray of int of shape (l,)
+    y_labelled : ndarray of int of shape (l,)
         Their labels, in ``0..n_classes-1``.
     n_classes : int
         Number of classes ``K`` (columns of the score matrix).
@@ -117,7 +117,7 @@ class Problem(NamedTuple):
 
     S: sp.csr_matrix
     labelled: np.ndarray
-    y_labeled: np.ndarray
+    y_labelled: np.ndarray
     n_classes: int
 
     @property
@@ -125,15 +125,15 @@ class Problem(NamedTuple):
         return self.S.shape[0]
 
     @property
-    def unlabeled(self) -> np.ndarray:
+    def unlabelled(self) -> np.ndarray:
         mask = np.ones(self.n_nodes, dtype=bool)
         mask[self.labelled] = False
         return np.flatnonzero(mask)
 
     @property
-    def Y_labeled(self) -> np.ndarray:
+    def Y_labelled(self) -> np.ndarray:
         """One-hot ``(l, K)`` matrix of the labelled nodes."""
-        return one_hot(self.y_labeled, self.n_classes)
+        return one_hot(self.y_labelled, self.n_classes)
 
 
 def one_hot(labels, n_classes):
@@ -144,7 +144,7 @@ def one_hot(labels, n_classes):
     return Y
 
 
-def check_labeled(labelled, n):
+def check_labelled(labelled, n):
     """Validate ``labelled`` (integer indices or a boolean mask) -> sorted int indices.
 
     Raises
@@ -227,7 +227,7 @@ def check_targets(y, labelled, n, *, n_classes=None):
     weight matrix (e.g. :func:`graphsel_lib.transductive.loohl` takes features).
     """
     y = check_class_labels(y, n, name="y", length=f"n_nodes={n}")
-    idx = check_labeled(labelled, n)
+    idx = check_labelled(labelled, n)
     y_l = y[idx]
     if n_classes is None:
         n_classes = max(int(y.max()) + 1, 1)
@@ -243,9 +243,9 @@ def check_targets(y, labelled, n, *, n_classes=None):
     return idx, y_l, n_classes
 
 
-def check_every_class_labeled(y_labeled, n_classes):
+def check_every_class_labelled(y_labelled, n_classes):
     """Return the class counts; raise ``ValueError`` if some class ``0..K-1`` has no labelled node."""
-    counts = np.bincount(y_labeled, minlength=n_classes)
+    counts = np.bincount(y_labelled, minlength=n_classes)
     missing = np.flatnonzero(counts == 0)
     if missing.size:
         raise ValueError(
@@ -266,7 +266,7 @@ def _unlabelled_components(problem):
     return n_comp, comp, orphan, np.bincount(comp, minlength=n_comp)[orphan]
 
 
-def check_components_labeled(problem):
+def check_components_labelled(problem):
     """Raise ``ValueError`` if a connected component of ``S`` has no labelled node.
 
     Such a component makes ``L_UU`` singular: the harmonic function is not
@@ -282,11 +282,11 @@ def check_components_labeled(problem):
         )
 
 
-def warn_unlabelled_classes(y_labeled, n_classes, method, consequence, *, stacklevel=3):
+def warn_unlabelled_classes(y_labelled, n_classes, method, consequence, *, stacklevel=3):
     """Warn (:class:`DataWarning`) if some class ``0..K-1`` has no labelled node, saying what follows for ``method``."""
-    missing = np.flatnonzero(np.bincount(y_labeled, minlength=n_classes) == 0)
+    missing = np.flatnonzero(np.bincount(y_labelled, minlength=n_classes) == 0)
     if missing.size:
-        only = np.unique(y_labeled)
+        only = np.unique(y_labelled)
         alone = f" (every labelled node is in class {int(only[0])})" if only.size == 1 else ""
         warnings.warn(
             f"{method}: class(es) {missing.tolist()} of K = {n_classes} have no labelled node{alone}: {consequence}",
@@ -306,7 +306,7 @@ def warn_unreached(problem, method, *, stacklevel=3):
     names the classes, and the components by size and a node.
     """
     warn_unlabelled_classes(
-        problem.y_labeled, problem.n_classes, method, "their score column is 0 and they are never predicted",
+        problem.y_labelled, problem.n_classes, method, "their score column is 0 and they are never predicted",
         stacklevel=stacklevel + 1,
     )  # fmt: skip
     n_comp, comp, orphan, sizes = _unlabelled_components(problem)

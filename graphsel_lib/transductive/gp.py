@@ -124,6 +124,7 @@ from scipy.special import expit
 
 from .. import graph as _graph
 from .._validation import (
+    RenamedKeys,
     as_real_matrix,
     as_symmetric_matrix,
     check_integer,
@@ -187,7 +188,9 @@ def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
     return (L + kernel_eps * sp.identity(L.shape[0], format="csr")).tocsr()
 
 
-def balance_epsilon(n_labeled, n_unlabeled, n_classes, delta=0.05):
+@renamed_parameter("n_labeled", "n_labelled")
+@renamed_parameter("n_unlabeled", "n_unlabelled")
+def balance_epsilon(n_labelled, n_unlabelled, n_classes, delta=0.05):
     """Half-width ``eps`` of the balance interval from the ghost-sample tail bound (Eq. 14).
 
     ``eps = sqrt(log(2 K / delta) * n / (2 l u))`` with ``n = l + u``: with
@@ -198,19 +201,20 @@ def balance_epsilon(n_labeled, n_unlabeled, n_classes, delta=0.05):
     >>> round(balance_epsilon(100, 900, 2, delta=0.05), 4)
     0.156
     """
-    n_labeled = check_integer(n_labeled, "n_labeled", minimum=1)
-    n_unlabeled = check_integer(n_unlabeled, "n_unlabeled", minimum=1)
+    n_labelled = check_integer(n_labelled, "n_labelled", minimum=1)
+    n_unlabelled = check_integer(n_unlabelled, "n_unlabelled", minimum=1)
     n_classes = check_integer(n_classes, "n_classes", minimum=1)
     delta = check_probability(delta, "delta", low_open=True, high_open=True)
-    n = n_labeled + n_unlabeled
-    return float(np.sqrt(np.log(2 * n_classes / delta) * n / (2.0 * n_labeled * n_unlabeled)))
+    n = n_labelled + n_unlabelled
+    return float(np.sqrt(np.log(2 * n_classes / delta) * n / (2.0 * n_labelled * n_unlabelled)))
 
 
-def balance_bounds(y_labeled, n_classes, eps):
+@renamed_parameter("y_labeled", "y_labelled")
+def balance_bounds(y_labelled, n_classes, eps):
     """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1]."""
     eps = check_positive(eps, "eps", allow_zero=True)
-    y_labeled = np.asarray(y_labeled, dtype=np.int64)
-    p = np.bincount(y_labeled, minlength=n_classes) / y_labeled.size
+    y_labelled = np.asarray(y_labelled, dtype=np.int64)
+    p = np.bincount(y_labelled, minlength=n_classes) / y_labelled.size
     return np.clip(p - eps, 0.0, 1.0), np.clip(p + eps, 0.0, 1.0)
 
 
@@ -438,7 +442,7 @@ def _dual_coordinate_sweeps(T, gamma, Rm, Rp, n_sweeps):
 class _Objective:
     """phi(t) = min_{q in C} J(t, q), its gradient and Hessian–vector products."""
 
-    def __init__(self, Kinv, labelled, y_labeled, n_classes, sigma2, bounds):
+    def __init__(self, Kinv, labelled, y_labelled, n_classes, sigma2, bounds):
         self.Kinv = Kinv
         self.n = Kinv.shape[0]
         self.K = n_classes
@@ -446,7 +450,7 @@ class _Objective:
         mask = np.ones(self.n, dtype=bool)
         mask[labelled] = False
         self.U = np.flatnonzero(mask)
-        self.yL = y_labeled
+        self.yL = y_labelled
         self.inv_s2 = 1.0 / sigma2
         self.bounds = bounds  # None: no balance (q = softmax(t) on U)
         self.diagK = Kinv.diagonal()
@@ -650,7 +654,8 @@ def transductive_gp(
         ``objective`` and ``grad_norm`` (traces, one entry per iterate),
         ``converged``, ``gamma`` (the ``K`` dual variables; ``lambda_plus`` =
         max(gamma, 0), ``lambda_minus`` = max(-gamma, 0)), ``r_minus``,
-        ``r_plus``, ``eps``, ``t``, ``q`` (u, K), ``unlabeled``, ``elapsed``.
+        ``r_plus``, ``eps``, ``t``, ``q`` (u, K), ``unlabelled``, ``elapsed``
+        (``unlabeled``, the old name, still answers for one release, with a ``DeprecationWarning``).
 
     Returns
     -------
@@ -802,25 +807,29 @@ def transductive_gp(
     if not return_info:
         return F
     gamma = st["gamma"] if st["gamma"] is not None else np.zeros(K)
-    info = {
-        "iterations": it,
-        "cg_iterations": total_cg,
-        "objective": np.array(trace),
-        "grad_norm": np.array(gtrace),
-        "converged": bool(converged),
-        "gamma": gamma.copy(),
-        "lambda_plus": np.maximum(gamma, 0.0),
-        "lambda_minus": np.maximum(-gamma, 0.0),
-        "r_minus": None if bounds is None else bounds[0],
-        "r_plus": None if bounds is None else bounds[1],
-        "eps": None
-        if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
-        else float(eps),
-        "t": t,
-        "q": Q.copy(),
-        "unlabeled": obj.U,
-        "elapsed": time.perf_counter() - t0,
-    }
+    info = RenamedKeys(
+        "transductive_gp(return_info=True)",
+        {"unlabeled": "unlabelled"},
+        {
+            "iterations": it,
+            "cg_iterations": total_cg,
+            "objective": np.array(trace),
+            "grad_norm": np.array(gtrace),
+            "converged": bool(converged),
+            "gamma": gamma.copy(),
+            "lambda_plus": np.maximum(gamma, 0.0),
+            "lambda_minus": np.maximum(-gamma, 0.0),
+            "r_minus": None if bounds is None else bounds[0],
+            "r_plus": None if bounds is None else bounds[1],
+            "eps": None
+            if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
+            else float(eps),
+            "t": t,
+            "q": Q.copy(),
+            "unlabelled": obj.U,
+            "elapsed": time.perf_counter() - t0,
+        },
+    )
     return F, info
 
 
@@ -840,7 +849,7 @@ def match_class_proportions(P, proportions):
     Parameters
     ----------
     P : ndarray of shape (m, K)
-        Class scores of the ``m`` test nodes (e.g. ``F[unlabeled]``).
+        Class scores of the ``m`` test nodes (e.g. ``F[unlabelled]``).
     proportions : array-like of shape (K,)
         Target class fractions (e.g. those of the labelled nodes); normalised.
 

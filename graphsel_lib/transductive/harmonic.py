@@ -40,7 +40,7 @@ from .. import graph as _graph
 from .._validation import renamed_parameter
 from ._common import (
     _check_solver,
-    check_components_labeled,
+    check_components_labelled,
     check_problem,
     solve_spd,
     warn_unreached,
@@ -333,22 +333,22 @@ def harmonic(
     """
     _check_solver(solver)
     prob = check_problem(S, y, labelled, n_classes=n_classes)
-    check_components_labeled(prob)
+    check_components_labelled(prob)
     warn_unreached(prob, "harmonic")
-    counts = np.bincount(prob.y_labeled, minlength=prob.n_classes)
+    counts = np.bincount(prob.y_labelled, minlength=prob.n_classes)
     q = None
     if cmn:
         q = counts / counts.sum() if class_prior is None else _check_prior(class_prior, prob.n_classes)
     n, K = prob.n_nodes, prob.n_classes
-    lab, unl = prob.labelled, prob.unlabeled
+    lab, unl = prob.labelled, prob.unlabelled
     F = np.zeros((n, K))
-    F[lab, prob.y_labeled] = 1.0
+    F[lab, prob.y_labelled] = 1.0
     if unl.size == 0:
         return F
     L = _graph.laplacian(prob.S)  # D - W with the diagonal of W dropped
     L_UU = L[unl][:, unl]
     W_UL = -L[unl][:, lab]
-    F_U = solve_spd(L_UU, W_UL @ prob.Y_labeled, solver=solver, tol=tol, maxiter=maxiter)
+    F_U = solve_spd(L_UU, W_UL @ prob.Y_labelled, solver=solver, tol=tol, maxiter=maxiter)
     if cmn:
         F_U = class_mass_normalization(F_U, q)
     F[unl] = F_U

@@ -143,7 +143,7 @@ def llgc(
     warn_unreached(prob, "llgc")
     A = (sp.identity(n, format="csr") + mu * L).tocsr()
     Y = np.zeros((n, prob.n_classes))
-    Y[prob.labelled, prob.y_labeled] = 1.0
+    Y[prob.labelled, prob.y_labelled] = 1.0
     cols = np.flatnonzero(Y.any(axis=0))  # classes without a labelled node: F[:, k] = 0
     F = np.zeros((n, prob.n_classes))
     if cols.size:

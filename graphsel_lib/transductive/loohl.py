@@ -86,7 +86,7 @@ from scipy.sparse import csgraph
 from scipy.spatial.distance import cdist
 
 from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
-from ._common import check_every_class_labeled, check_labeled, check_targets, one_hot
+from ._common import check_every_class_labelled, check_labelled, check_targets, one_hot
 from .harmonic import class_mass_normalization
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def _setup(X, y, labelled, n_classes):
     lab, y_l, K = check_targets(y, labelled, n, n_classes=n_classes)
     if lab.size == n:
         raise ValueError("every node is labelled: there is no unlabelled node to learn the graph from")
-    counts = check_every_class_labeled(y_l, K)
+    counts = check_every_class_labelled(y_l, K)
     unl = np.setdiff1d(np.arange(n), lab)
     return X, lab, unl, y_l, K, counts
 
@@ -580,12 +580,12 @@ def reach_probability(X, labelled, sigma, *, eps=1e-4):
 
     Returns
     -------
-    unlabeled : ndarray of int of shape (u,)
+    unlabelled : ndarray of int of shape (u,)
     r : ndarray of shape (u,)
     """
     X = _check_X(X)
     n = X.shape[0]
-    lab = check_labeled(labelled, n)
+    lab = check_labelled(labelled, n)
     eps = _check_eps(eps)
     P = _transition(X / _check_sigma(sigma, X.shape[1]))
     unl = np.setdiff1d(np.arange(n), lab)

@@ -34,7 +34,7 @@ def _dense(S, max_nodes):
     return W
 
 
-def _labeled_mask(labelled, n):
+def _labelled_mask(labelled, n):
     labelled = np.asarray(labelled)
     if labelled.dtype == bool:
         return labelled.copy()
@@ -53,7 +53,7 @@ def llgc_dense(S, y, labelled, *, mu, n_classes=None, laplacian="combinatorial",
     W = _dense(S, max_nodes)
     n = W.shape[0]
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labelled, n)
+    mask = _labelled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     d = W.sum(axis=1)
     if laplacian == "combinatorial":
@@ -77,7 +77,7 @@ def harmonic_dense(S, y, labelled, *, n_classes=None, form="energy", max_nodes=5
     W = _dense(S, max_nodes)
     n = W.shape[0]
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labelled, n)
+    mask = _labelled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     Lb, U = np.flatnonzero(mask), np.flatnonzero(~mask)
     f_L = np.zeros((Lb.size, K))
@@ -107,7 +107,7 @@ def cmn_dense(F, labelled, y, *, class_prior=None):
     F = np.array(F, dtype=np.float64)
     n, K = F.shape
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labelled, n)
+    mask = _labelled_mask(labelled, n)
     if class_prior is None:
         q = np.array([np.sum(y[mask] == k) for k in range(K)], dtype=float) / mask.sum()
     else:
@@ -157,7 +157,7 @@ def _rbf_and_derivatives(X, sigma, eps):
 
 def _targets(y, labelled, n, n_classes):
     y = np.asarray(y, dtype=int)
-    mask = _labeled_mask(labelled, n)
+    mask = _labelled_mask(labelled, n)
     K = int(y.max()) + 1 if n_classes is None else n_classes
     return y, np.flatnonzero(mask), np.flatnonzero(~mask), K
 

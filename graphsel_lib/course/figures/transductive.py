@@ -44,6 +44,11 @@ def learned_graphs_figure(xy, y, panels, *, class_names, title):
     y = np.asarray(y)
     fig, axes = subplots(1, len(panels), size=(7.5, 3.5), sharex=True, sharey=True, squeeze=False)
     markers = ("o", "^", "s", "D")
+    for p in panels:
+        if "labelled" not in p:
+            raise KeyError(
+                f"each panel needs the key 'labelled' (the labelled nodes; was 'labeled'), got {sorted(p)}"
+            )
     for ax, p in zip(axes[0], panels, strict=True):
         rgba = np.zeros((len(p["w"]), 4))
         rgba[:, :3] = 0.2
@@ -51,12 +56,13 @@ def learned_graphs_figure(xy, y, panels, *, class_names, title):
         segments = np.stack([xy[p["i"]], xy[p["j"]]], axis=1)  # thousands of edges: a bitmap in the PDF
         ax.add_collection(LineCollection(segments, colors=rgba, linewidths=0.6, zorder=1, rasterized=True))
         unl = np.ones(len(y), bool)
-        unl[p["labeled"]] = False
+        labelled = p["labelled"]
+        unl[labelled] = False
         for k in np.unique(y):
             for flag, col in ((False, COLOR_CYCLE[0]), (True, COLOR_CYCLE[3])):
                 sel = unl & (y == k) & (np.asarray(p["stranded"]) == flag)
                 ax.scatter(*xy[sel].T, s=10, marker=markers[k % 4], color=col, linewidths=0, zorder=2)
-        ax.scatter(*xy[p["labeled"]].T, s=70, marker="*", color="black", zorder=3)
+        ax.scatter(*xy[labelled].T, s=70, marker="*", color="black", zorder=3)
         ax.set_title(p["title"], fontsize=8)
         ax.set_xlabel("1st principal component", fontsize=8)
     axes[0][0].set_ylabel("2nd principal component", fontsize=8)

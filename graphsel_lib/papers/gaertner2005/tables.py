@@ -370,7 +370,7 @@ def solver_checks(seed: int = 0, tight_eps: float = HEADLINE.binding_eps) -> pd.
     Ki = rbf_kinv(gh.features, 1.0)
     Fi, ii = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, balance=False, output="t",
                              return_info=True, tol=1e-10)  # fmt: skip
-    U, Lset = ii["unlabeled"], np.sort(train)
+    U, Lset = ii["unlabelled"], np.sort(train)
     t_cond = -np.linalg.solve(Ki[np.ix_(U, U)], Ki[np.ix_(U, Lset)] @ Fi[Lset])
     Ft, it_ = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, return_info=True, tol=1e-10)
     Fq = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, balance=False, tol=1e-10)
