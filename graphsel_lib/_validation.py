@@ -45,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
+    "Seed",
     "UNLABELLED",
     "MISSING_LABELS",
     "is_missing_label",
@@ -68,7 +69,12 @@ __all__ = [
     "renamed_parameter",
     "RenamedKeys",
     "as_generator",
+    "independent_generators",
 ]
+
+#: What a ``seed`` parameter takes: an integer (the same numbers every run), a generator (its stream
+#: continues) or None (fresh entropy); :func:`as_generator` turns it into a ``numpy.random.Generator``.
+Seed = int | np.random.Generator | None
 
 #: The code of an unlabelled node in validated label arrays (``-1``, as scikit-learn).
 UNLABELLED = -1
@@ -478,7 +484,7 @@ def check_seed(seed, name="seed", *, allow_none=True):
     return seed
 
 
-def as_generator(seed, name="seed") -> np.random.Generator:
+def as_generator(seed: Seed | np.random.SeedSequence, name: str = "seed") -> np.random.Generator:
     """The random generator a ``seed: int | numpy.random.Generator | None`` parameter stands for.
 
     A ``Generator`` is used as given (its stream continues); an integer, a ``SeedSequence`` or ``None``
@@ -493,6 +499,26 @@ def as_generator(seed, name="seed") -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(check_seed(seed, name))
+
+
+def independent_generators(
+    seed: Seed | np.random.SeedSequence, k: int, name: str = "seed"
+) -> list[np.random.Generator]:
+    """``k`` independent generators from one ``seed: int | numpy.random.Generator | None``.
+
+    An integer (or ``SeedSequence``, or ``None``) is spawned as ``numpy.random.SeedSequence(seed).spawn(k)``,
+    the streams it always gave; a ``Generator`` spawns ``k`` children (``Generator.spawn``), which advances
+    nothing the caller draws from it afterwards.
+
+    >>> a, b = independent_generators(3, 2)
+    >>> int(b.integers(1000)) == int(np.random.default_rng(np.random.SeedSequence(3).spawn(2)[1]).integers(1000))
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return list(seed.spawn(k))
+    seed = check_seed(seed, name)
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return [np.random.default_rng(s) for s in ss.spawn(k)]
 
 
 # --------------------------------------------------------------------------- labels

@@ -107,10 +107,13 @@ detected by a checksum and recomputed).
 from __future__ import annotations
 
 import hashlib
+import os
 import warnings
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import scipy.linalg as sla
@@ -120,8 +123,19 @@ from threadpoolctl import threadpool_limits
 
 from . import blockeig, paths
 from ._atomic import atomic_path
-from ._validation import as_real_matrix, check_positive
+from ._validation import Seed, as_real_matrix, check_integer, check_positive, check_seed
 from .graph import check_adjacency, laplacian
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .graph._types import Adjacency
+
+    #: A sparse symmetric matrix, e.g. a graph Laplacian ``D - S``.
+    Laplacian: TypeAlias = sp.spmatrix | sp.sparray
+
+#: ``(σ_d, kept, multiplicity)``: a rank ``d`` that cuts a repeated eigenvalue (:meth:`SpectralEmbedding.split_at`).
+Split = tuple[float, int, int]
 
 __all__ = [
     "SplitEigenvalueWarning",
@@ -162,12 +176,18 @@ class SplitEigenvalueWarning(UserWarning):
 
 
 @contextmanager
-def any_basis():
+def any_basis() -> Iterator[None]:
     """Silence :class:`SplitEigenvalueWarning` where only basis-free quantities are used.
 
     For code that reads eigenvalues, norms of ``L^+ − L_d^+`` or other
     quantities every valid embedding shares: there a rank that splits a
     repeated eigenvalue does not matter, and saying so is the reason to use it.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with any_basis():
+    ...     warnings.warn("a split", SplitEigenvalueWarning)  # silenced
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SplitEigenvalueWarning)
@@ -186,12 +206,26 @@ def _tie(sigma, scale=1.0):
     return 1e-8 * (scale + abs(sigma))
 
 
-def weight_scale(S) -> float:
+def weight_scale(S: Adjacency) -> float:
     """The graph's weight scale for the eigenvalue tolerances: the median edge weight (off the diagonal).
 
     1 for an unweighted graph (every dataset of :func:`graphsel_lib.load_dataset`
-    has median weight 1); ``c`` times larger when every weight is. ``S`` may be
-    the weights or the Laplacian ``L = D - S`` (its off-diagonal entries are ``-S``).
+    has median weight 1); ``c`` times larger when every weight is.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        The weights, or the Laplacian ``L = D - S`` (its off-diagonal entries are ``-S``).
+
+    Returns
+    -------
+    float
+        The median of the absolute non-zero entries above the diagonal; 1.0 for a graph without edges.
+
+    Examples
+    --------
+    >>> weight_scale(np.array([[0.0, 2.0, 4.0], [2.0, 0.0, 0.0], [4.0, 0.0, 0.0]]))
+    3.0
     """
     U = sp.triu(sp.csr_matrix(S), k=1).tocsr()
     w = np.abs(U.data[U.data != 0])
@@ -250,15 +284,17 @@ class SpectralEmbedding:
     eigenvalues: np.ndarray
     eigenvectors: np.ndarray
     method: str = ""
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
     @property
     def d(self) -> int:
-        return self.eigenvalues.shape[0]
+        """The rank: number of eigenpairs."""
+        return int(self.eigenvalues.shape[0])
 
     @property
     def n(self) -> int:
-        return self.eigenvectors.shape[0]
+        """Number of nodes."""
+        return int(self.eigenvectors.shape[0])
 
     @property
     def M(self) -> np.ndarray:
@@ -270,13 +306,28 @@ class SpectralEmbedding:
         M = self.M
         return M.T @ M
 
-    def split_at(self, d: int):
+    def split_at(self, d: int) -> Split | None:
         """``(σ_d, kept, multiplicity)`` if rank ``d`` cuts through a repeated eigenvalue, else None.
 
         Counted among this embedding's eigenvalues (to 1e-8 of
         ``info["weight_scale"] + σ``); where
         the copies of ``σ_d`` run on to its own cut, its ``info["split"]``
         gives the multiplicity (``-m``, "at least m", if that is unknown).
+
+        Parameters
+        ----------
+        d : int
+            A rank in ``1..self.d``.
+
+        Returns
+        -------
+        (float, int, int) or None
+            ``σ_d``, the copies kept at rank ``d`` and the multiplicity; None if ``σ_d < σ_{d+1}``.
+
+        Raises
+        ------
+        ValueError
+            ``d`` outside ``1..self.d``.
         """
         if not 1 <= d <= self.d:
             raise ValueError(f"d must be in 1..{self.d}, got {d}")
@@ -295,8 +346,24 @@ class SpectralEmbedding:
                 mult = self.info["split"][2]
         return (sigma, int(d - copies[0]), int(mult))
 
-    def truncate(self, d: int) -> "SpectralEmbedding":
-        """The embedding of the ``d`` smallest pairs of this one (warns if ``d`` splits a repeated eigenvalue)."""
+    def truncate(self, d: int) -> SpectralEmbedding:
+        """The embedding of the ``d`` smallest pairs of this one (warns if ``d`` splits a repeated eigenvalue).
+
+        Parameters
+        ----------
+        d : int
+            The new rank, in ``1..self.d``.
+
+        Returns
+        -------
+        SpectralEmbedding
+            Copies of the first ``d`` eigenpairs; ``info`` keeps ``split`` (of rank ``d``) and ``weight_scale``.
+
+        Raises
+        ------
+        ValueError
+            ``d`` outside ``1..self.d``.
+        """
         split = self.split_at(d)
         if d < self.d:
             _warn_split(d, split)
@@ -306,8 +373,24 @@ class SpectralEmbedding:
         )
 
 
-def split_note(splits) -> str:
-    """A sentence for a reader: which ranks of ``splits`` (``{d: split_at(d)}``) cut a repeated eigenvalue."""
+def split_note(splits: Mapping[int, Split | None]) -> str:
+    """A sentence for a reader: which ranks of ``splits`` cut a repeated eigenvalue.
+
+    Parameters
+    ----------
+    splits : mapping of int to (float, int, int) or None
+        ``{d: emb.split_at(d)}`` for the ranks a notebook uses.
+
+    Returns
+    -------
+    str
+        Markdown: that every rank falls in a gap of the spectrum, or which ranks cut which eigenvalue.
+
+    Examples
+    --------
+    >>> split_note({10: None, 20: None})[:42]
+    'Every rank used here ($d = 10$, $d = 20$) '
+    """
     cut = {d: s for d, s in sorted(splits.items()) if s is not None}
     if not cut:
         return (
@@ -332,20 +415,63 @@ def split_note(splits) -> str:
     ).strip()
 
 
-def add_bias(M, b=1.0):
+def add_bias(M: ArrayLike, b: float = 1.0) -> np.ndarray:
     """Append the constant feature ``√b`` to every column of ``M``: shape (d+1, n).
 
     The kernel becomes ``M^T M + b 11^T`` (Herbster–Pontil's ``L^+ + b 11^T``),
     which lets a linear learner on ``m_t`` represent a non-zero mean, i.e. a
-    class prior (Herbster & Pontil's kernel L⁺ + b·11ᵀ).
+    class prior.
+
+    Parameters
+    ----------
+    M : array-like of shape (d, n)
+        Feature matrix, one column per node (:attr:`SpectralEmbedding.M`).
+    b : float >= 0, default 1.0
+        The bias: the kernel gains ``b`` on every entry.
+
+    Returns
+    -------
+    ndarray of shape (d + 1, n)
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``M`` not a real 2-D matrix; ``b`` negative, infinite or not a number.
+
+    Examples
+    --------
+    >>> add_bias(np.zeros((2, 3)), b=4.0)[-1]
+    array([2., 2., 2.])
     """
-    M = as_real_matrix(M, "M (d, n)", sparse=False, finite=False, copy=False)
+    F = as_real_matrix(M, "M (d, n)", sparse=False, finite=False, copy=False)
     b = check_positive(b, "bias b", allow_zero=True)
-    return np.vstack([M, np.full((1, M.shape[1]), np.sqrt(b))])
+    return np.vstack([F, np.full((1, F.shape[1]), np.sqrt(b))])
 
 
-def graph_hash(S) -> str:
-    """SHA-256 of a validated weight matrix (structure and weights)."""
+def graph_hash(S: Adjacency) -> str:
+    """SHA-256 of a validated weight matrix (structure and weights): the key of the embedding cache.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits; equal for a dense and a sparse copy of one matrix.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``S`` is not a valid weight matrix (:func:`graphsel_lib.check_adjacency`).
+
+    Examples
+    --------
+    >>> A = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> import scipy.sparse as sp
+    >>> graph_hash(A) == graph_hash(sp.csr_matrix(A)) and len(graph_hash(A)) == 64
+    True
+    """
     S = check_adjacency(S)
     h = hashlib.sha256()
     h.update(np.asarray(S.shape, dtype=np.int64).tobytes())
@@ -355,7 +481,16 @@ def graph_hash(S) -> str:
     return h.hexdigest()
 
 
-def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=0, tol=None):
+def spectral_embedding(
+    S: Adjacency,
+    d: int,
+    *,
+    method: str = "auto",
+    cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    seed: Seed = 0,
+    tol: float | None = None,
+) -> SpectralEmbedding:
     """The ``d`` smallest non-zero eigenpairs of ``L = D - S`` (gu2013 Eq. 28).
 
     Parameters
@@ -367,9 +502,12 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
     method : {"auto", "dense", "shift-invert", "lobpcg-jacobi", "lobpcg-chebyshev", "lobpcg"}
         Eigensolver; see the module docstring for the choice by size.
     cache : bool, default True
-        Read/write the on-disk cache (``cache_dir`` or ``paths.cache_dir()/spectral``).
-    seed : int
-        Seed of the Krylov/LOBPCG start vectors (the output is deterministic).
+        Read/write the on-disk cache.
+    cache_dir : str or path, optional
+        The cache's folder; default ``paths.cache_dir()/spectral``.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the Krylov/LOBPCG start vectors. The eigenvectors are returned
+        in the canonical basis, so the output does not depend on it (to rounding).
     tol : float in (0, 1), optional
         Only for the block methods ``"lobpcg-jacobi"`` and ``"lobpcg-chebyshev"``: stop when every wanted pair has
         ``‖Lv − λv‖ ≤ tol · λ_max`` (``λ_max`` the largest Ritz value of the
@@ -385,8 +523,21 @@ def spectral_embedding(S, d, *, method="auto", cache=True, cache_dir=None, seed=
     Raises
     ------
     ValueError
-        If the graph is invalid or disconnected, or ``d`` is not in ``1..n-1``.
+        If the graph is invalid or disconnected, ``d`` is not in ``1..n-1``,
+        ``method`` is unknown, or ``tol`` is given for a method it does not apply to.
+    TypeError
+        ``d`` is not an integer, or ``seed`` is not a seed.
+
+    Examples
+    --------
+    The path on 4 nodes has the Laplacian eigenvalues ``2 - 2 cos(kπ/4)``:
+
+    >>> import networkx as nx
+    >>> emb = spectral_embedding(nx.to_scipy_sparse_array(nx.path_graph(4)), 2, cache=False)
+    >>> np.round(emb.eigenvalues, 6), emb.M.shape
+    (array([0.585786, 2.      ]), (2, 4))
     """
+    seed = check_seed(seed)
     S = check_adjacency(S, require_connected=True)
     n = S.shape[0]
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
@@ -520,7 +671,7 @@ def _reference_vector(n, j):
     return np.random.default_rng([CANONICAL_SEED, j]).standard_normal(n)
 
 
-def canonical_basis(eigenvalues, eigenvectors, *, scale=1.0):
+def canonical_basis(eigenvalues: ArrayLike, eigenvectors: ArrayLike, *, scale: float = 1.0) -> np.ndarray:
     """An eigenvector basis that depends only on the eigenspaces, not on the solver that found them.
 
     For each run of equal eigenvalues ``σ_{s+1} = … = σ_{s+m}`` (to 1e-8 of
@@ -785,7 +936,9 @@ def _lobpcg_chebyshev(
     return np.concatenate([[0.0], theta[:d]]), np.hstack([Y, X[:, :d]]), info
 
 
-def complement_probe(L, V, *, seed=0, block=8, maxiter=50):
+def complement_probe(
+    L: Laplacian, V: ArrayLike, *, seed: Seed = 0, block: int = 8, maxiter: int = 50
+) -> tuple[float, float]:
     """Smallest eigenvalue of ``L`` orthogonal to the constant vector and to ``V``, estimated by LOBPCG.
 
     The check of ``"lobpcg-jacobi"`` where no inertia count is affordable: if
@@ -796,16 +949,36 @@ def complement_probe(L, V, *, seed=0, block=8, maxiter=50):
     proof: an independent random start of ``block`` vectors run for at most
     ``maxiter`` Jacobi-preconditioned LOBPCG iterations found nothing lower.
 
+    Parameters
+    ----------
+    L : sparse matrix of shape (n, n)
+        A graph Laplacian ``D - S``.
+    V : array-like of shape (n, d)
+        The eigenvectors found.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random start block.
+    block : int, default 8
+        Start vectors (fewer if the complement is smaller).
+    maxiter : int, default 50
+
     Returns
     -------
     (float, float)
         The smallest Ritz value found and its residual norm ``‖Lx − θx‖``.
+
+    Raises
+    ------
+    ValueError
+        ``V`` has not ``n`` rows, or spans the whole space with the constant vector.
     """
+    seed = check_seed(seed)
+    block = check_integer(block, "block", minimum=1)
+    maxiter = check_integer(maxiter, "maxiter", minimum=1)
     n = L.shape[0]
-    V = as_real_matrix(V, "V (n, d)", sparse=False, copy=False)
-    if V.shape[0] != n:
-        raise ValueError(f"V must have {n} rows, got {V.shape[0]}")
-    Y = _orthonormalize(np.hstack([np.full((n, 1), 1.0), V]))
+    found = as_real_matrix(V, "V (n, d)", sparse=False, copy=False)
+    if found.shape[0] != n:
+        raise ValueError(f"V must have {n} rows, got {found.shape[0]}")
+    Y = _orthonormalize(np.hstack([np.full((n, 1), 1.0), found]))
     b = min(block, n - Y.shape[1])
     if b < 1:
         raise ValueError("V spans the whole space: nothing to probe")
@@ -824,13 +997,38 @@ _SOLVERS = {
 _BLOCK = ("lobpcg-jacobi", "lobpcg-chebyshev")  # block LOBPCG: guards, soft locking, tol, the probe
 
 
-def count_eigenvalues_below(L, tau) -> int:
+def count_eigenvalues_below(L: Laplacian, tau: float) -> int:
     """Number of eigenvalues of the symmetric ``L`` below ``tau`` (Sylvester's law of inertia).
 
     Factorises ``L - τI = P^T (L D L^T) P`` by sparse Gaussian elimination with
     a symmetric ordering and no row pivoting; the count is the number of
-    negative pivots. Raises ``RuntimeError`` if SuperLU had to pivot off the
-    diagonal (then the pivots no longer give the inertia).
+    negative pivots.
+
+    Parameters
+    ----------
+    L : sparse matrix of shape (n, n)
+        Symmetric (a graph Laplacian).
+    tau : float
+        Not an eigenvalue of ``L`` (``L - τI`` must be non-singular).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    RuntimeError
+        SuperLU had to pivot off the diagonal (then the pivots no longer give the inertia).
+
+    Examples
+    --------
+    The star with three leaves has the Laplacian eigenvalues 0, 1, 1, 4:
+
+    >>> import networkx as nx
+    >>> from graphsel_lib import laplacian
+    >>> L = laplacian(nx.to_scipy_sparse_array(nx.star_graph(3)))
+    >>> count_eigenvalues_below(L, 0.5), count_eigenvalues_below(L, 1.5)
+    (1, 3)
     """
     n = L.shape[0]
     A = (L - tau * sp.identity(n)).tocsc()

@@ -66,6 +66,30 @@ def test_budget_no_repeats_initial_and_determinism():
     np.testing.assert_array_equal(*own)  # its own seed: the run's seed does not matter
 
 
+def test_a_seed_may_be_a_generator_and_an_integer_keeps_its_numbers():
+    """``seed: int | Generator | None``: an integer spawns the two streams it always did (initial nodes,
+    ``state.rng``); a generator spawns them from its own state."""
+    rng = np.random.default_rng(0)
+    S = random_connected_graph(rng, 30, p=0.1)
+    y = smooth_labels(S, rng, 3)
+    a = run_pool(RandomPool(), S, y, 6, seed=5, initial=2)
+    init_ss, state_ss = np.random.SeedSequence(5).spawn(2)  # the streams of an integer seed, by hand
+    want = np.sort(np.random.default_rng(init_ss).choice(30, size=2, replace=False))
+    np.testing.assert_array_equal(a.initial, want)
+    unl = np.setdiff1d(np.arange(30), want)
+    assert a.queries[0] == unl[np.random.default_rng(state_ss).integers(unl.size)]
+    b = run_pool(RandomPool(), S, y, 6, seed=np.random.default_rng(5), initial=2)
+    c = run_pool(RandomPool(), S, y, 6, seed=np.random.default_rng(5), initial=2)
+    np.testing.assert_array_equal(b.queries, c.queries)  # a seeded generator: reproducible too
+    own = run_pool(RandomPool(seed=np.random.default_rng(9)), S, y, 6, seed=1)
+    np.testing.assert_array_equal(own.queries, run_pool(RandomPool(seed=9), S, y, 6, seed=2).queries)
+    for bad in (1.5, True):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            run_pool(RandomPool(), S, y, 6, seed=bad)
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            RandomPool(seed=bad)
+
+
 def test_error_is_harmonic_cmn_on_the_unlabelled_nodes_only():
     rng = np.random.default_rng(1)
     S = random_connected_graph(rng, 25, p=0.15)

@@ -458,6 +458,16 @@ def test_a_cache_file_of_an_older_format_is_recomputed_quietly(tmp_path):
         assert int(z["version"]) == spectral._CACHE_VERSION  # rewritten in the current format
 
 
+def test_the_seed_may_be_a_generator_and_does_not_change_the_embedding():
+    S = random_connected_graph(np.random.default_rng(2), 60, p=0.1)
+    a = gs.spectral_embedding(S, 5, method="shift-invert", cache=False, seed=0)
+    b = gs.spectral_embedding(S, 5, method="shift-invert", cache=False, seed=np.random.default_rng(7))
+    np.testing.assert_allclose(b.eigenvalues, a.eigenvalues, rtol=1e-9)
+    np.testing.assert_allclose(b.eigenvectors, a.eigenvectors, atol=1e-8)  # the canonical basis
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        gs.spectral_embedding(S, 5, cache=False, seed=0.5)
+
+
 def test_any_basis_silences_only_the_split_warning():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

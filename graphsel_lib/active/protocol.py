@@ -28,20 +28,59 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .._validation import DataWarning, check_integer, check_seed
+from .._validation import DataWarning, Seed, check_integer, independent_generators
 from ..graph import check_adjacency, check_labels
 from ..transductive import cmn_prior, harmonic, predict
 
-__all__ = ["PoolState", "PoolTrace", "run_pool", "check_strategy", "check_pool_graph"]
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ..graph._types import Adjacency
+
+__all__ = ["PoolState", "PoolTrace", "Strategy", "run_pool", "check_strategy", "check_pool_graph"]
+
+#: CMN's class prior as :func:`run_pool` takes it: a name, the masses, ``{class: mass}``, or a rule asked
+#: after each query with the labels revealed so far.
+ClassPrior: TypeAlias = "str | ArrayLike | Mapping[int, float] | Callable[[Any, np.ndarray, int], Any] | None"
 
 
-def check_pool_graph(S):
-    """``S`` validated (CSR float64, no self-loops) and connected; ValueError otherwise."""
+class Strategy(Protocol):
+    """What :func:`run_pool` needs of a strategy: ``select(state) -> node`` (``reset(state)`` is optional)."""
+
+    def select(self, state: PoolState) -> int: ...
+
+
+def check_pool_graph(S: Adjacency) -> sp.csr_matrix:
+    """``S`` validated (CSR float64, no self-loops) and connected; ValueError otherwise.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n, n)
+        Symmetric non-negative weights.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        A copy, float64, without self-loops.
+
+    Raises
+    ------
+    ValueError
+        ``S`` is not a valid weight matrix, or the graph is not connected.
+
+    Examples
+    --------
+    >>> check_pool_graph(np.array([[1.0, 2.0], [2.0, 0.0]])).diagonal()
+    array([0., 0.])
+    """
     S = check_adjacency(S)
     S.setdiag(0)
     S.eliminate_zeros()
@@ -72,29 +111,31 @@ class PoolState:
         The run's generator for randomised strategies (seeded by ``run_pool``'s ``seed``).
     """
 
-    def __init__(self, S, n_classes, rng):
+    def __init__(self, S: sp.csr_matrix, n_classes: int, rng: np.random.Generator) -> None:
         self.S = S
         self.n = S.shape[0]
         self.n_classes = int(n_classes)
         self.rng = rng
         self._y = np.full(self.n, -1, dtype=np.int64)
         self._mask = np.zeros(self.n, dtype=bool)
-        self.labelled = []
+        self.labelled: list[int] = []
 
     @property
-    def y_known(self):
+    def y_known(self) -> np.ndarray:
+        """Revealed labels, −1 on the unlabelled nodes (a read-only view)."""
         v = self._y.view()
         v.flags.writeable = False
         return v
 
     @property
-    def is_labelled(self):
+    def is_labelled(self) -> np.ndarray:
+        """Boolean mask of the labelled nodes (a read-only view)."""
         v = self._mask.view()
         v.flags.writeable = False
         return v
 
     @property
-    def unlabelled(self):
+    def unlabelled(self) -> np.ndarray:
         """Sorted unlabelled nodes."""
         return np.flatnonzero(~self._mask)
 
@@ -138,15 +179,31 @@ class PoolTrace:
 
     @property
     def budget(self) -> int:
+        """Number of queries."""
         return int(self.queries.size)
 
-    def labelled_after(self, step):
-        """Sorted labelled nodes after query ``step`` (0-based): ``initial`` and ``queries[:step + 1]``."""
+    def labelled_after(self, step: int) -> np.ndarray:
+        """Sorted labelled nodes after query ``step`` (0-based): ``initial`` and ``queries[:step + 1]``.
+
+        Parameters
+        ----------
+        step : int
+            In ``0..budget - 1``.
+
+        Returns
+        -------
+        ndarray of int
+
+        Raises
+        ------
+        ValueError, TypeError
+            ``step`` out of range, or not an integer.
+        """
         step = check_integer(step, "step", minimum=0, maximum=self.budget - 1)
         return np.sort(np.concatenate([self.initial, self.queries[: step + 1]]))
 
     @property
-    def labelled_sets(self):
+    def labelled_sets(self) -> list[np.ndarray]:
         """The labelled set after each query (a list of sorted arrays)."""
         return [self.labelled_after(t) for t in range(self.budget)]
 
@@ -155,8 +212,30 @@ class PoolTrace:
         return f"PoolTrace({self.strategy}, budget={self.budget}, initial={self.initial.size}, final error={last})"
 
 
-def check_strategy(strategy):
-    """Raise TypeError unless ``strategy`` has a callable ``select``."""
+def check_strategy(strategy: Any) -> Strategy:
+    """Raise TypeError unless ``strategy`` has a callable ``select``.
+
+    Parameters
+    ----------
+    strategy : object
+        A strategy instance (not its class).
+
+    Returns
+    -------
+    Strategy
+        ``strategy`` itself.
+
+    Raises
+    ------
+    TypeError
+        ``strategy`` is a class, or has no callable ``select``.
+
+    Examples
+    --------
+    >>> from graphsel_lib.active import RandomPool
+    >>> check_strategy(RandomPool(seed=1))
+    RandomPool(seed=1)
+    """
     if isinstance(strategy, type):
         raise TypeError(
             f"{strategy.__name__} is a class, not a strategy: pass an instance, e.g. RandomPool()"
@@ -211,7 +290,17 @@ def _error(S, y, state, class_prior="labelled"):
     return float(np.mean(predict(F[unl]) != y[unl]))
 
 
-def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, class_prior=None):
+def run_pool(
+    strategy: Strategy,
+    S: Adjacency,
+    y: ArrayLike,
+    budget: int,
+    seed: Seed = 0,
+    *,
+    initial: int | ArrayLike | None = None,
+    n_classes: int | None = None,
+    class_prior: ClassPrior = None,
+) -> PoolTrace:
     """Run a pool-based active learner for ``budget`` queries and return its :class:`PoolTrace`.
 
     Parameters
@@ -225,8 +314,9 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
     budget : int
         Number of queries, in ``1..n − |initial| − 1`` (at least one node stays
         unlabelled, where the error is measured).
-    seed : int, default 0
-        Seeds the random ``initial`` nodes and, independently, ``state.rng``.
+    seed : int, numpy.random.Generator or None, default 0
+        Seeds the random ``initial`` nodes and, independently, ``state.rng`` (two streams spawned from it:
+        :func:`graphsel_lib._validation.independent_generators`).
     initial : None, int or array of int
         Labelled before the first query, not counted in the budget: none, that
         many nodes drawn uniformly, or these nodes.
@@ -248,6 +338,10 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         above: :func:`graphsel_lib.partial_labels.auto_prior` is the prior
         notebook 50 chooses, by cross-validation (one per query, so slower).
 
+    Returns
+    -------
+    PoolTrace
+
     Raises
     ------
     ValueError
@@ -255,40 +349,49 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         another unlabelled mark) or outside ``0..K-1``, bad ``initial``, a
         strategy choosing a labelled or non-existent node.
     TypeError
-        ``strategy`` without ``select``; ``budget`` not an integer.
+        ``strategy`` without ``select``; ``budget`` not an integer; ``seed`` not a seed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from graphsel_lib.active import S2
+    >>> S = nx.to_scipy_sparse_array(nx.path_graph(6))
+    >>> trace = run_pool(S2(seed=0), S, [0, 0, 0, 1, 1, 1], budget=2, initial=[0, 5])
+    >>> trace.queries.tolist(), float(trace.errors[-1])
+    ([2, 3], 0.0)
     """
     check_strategy(strategy)
     S = check_pool_graph(S)
     n = S.shape[0]
     y = check_labels(y, n, n_classes=n_classes, name="y (the true label of every node, the oracle)")
     K = int(y.max()) + 1 if n_classes is None else check_integer(n_classes, "n_classes", minimum=1)
-    seed = check_seed(seed)
-    init_ss, state_ss = np.random.SeedSequence(seed).spawn(2)
-    initial = _check_initial(initial, n, np.random.default_rng(init_ss))
+    init_rng, state_rng = independent_generators(seed, 2)
+    start = _check_initial(initial, n, init_rng)
     budget = check_integer(budget, "budget")
-    top = n - initial.size - 1
+    top = n - start.size - 1
     if top < 1:
         raise ValueError(
-            f"no query is possible: {initial.size} of the {n} nodes are labelled initially, and a query needs "
+            f"no query is possible: {start.size} of the {n} nodes are labelled initially, and a query needs "
             "one node to ask and one left to measure the error on; pass fewer initial labels (initial=)"
         )
     if not 1 <= budget <= top:
         raise ValueError(
-            f"budget must be in 1..{top} (n = {n} nodes, {initial.size} labelled initially, one left to "
+            f"budget must be in 1..{top} (n = {n} nodes, {start.size} labelled initially, one left to "
             f"measure the error on), got {budget}"
         )
     class_prior = "labelled" if class_prior is None else class_prior
     if not callable(class_prior):
         cmn_prior(class_prior, np.ones(K))  # a bad prior fails here, before any query
-    state = PoolState(S, K, np.random.default_rng(state_ss))
-    for u in initial:
+    state = PoolState(S, K, state_rng)
+    for u in start:
         state._reveal(int(u), int(y[u]))
     queries, labels, errors, n_unl, elapsed = [], [], [], [], []
     clock = time.perf_counter
     spent = 0.0
     t0 = clock()
-    if callable(getattr(strategy, "reset", None)):
-        strategy.reset(state)
+    reset = getattr(strategy, "reset", None)
+    if callable(reset):
+        reset(state)
     spent += clock() - t0
     for _ in range(budget):
         t0 = clock()
@@ -309,7 +412,7 @@ def run_pool(strategy, S, y, budget, seed=0, *, initial=None, n_classes=None, cl
         n_unl.append(n - len(state.labelled))
         elapsed.append(spent)
     return PoolTrace(
-        initial=initial,
+        initial=start,
         queries=np.asarray(queries, dtype=np.int64),
         labels=np.asarray(labels, dtype=np.int64),
         errors=np.asarray(errors, dtype=float),

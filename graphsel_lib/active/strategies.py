@@ -77,11 +77,18 @@ are gone.) Cost per query ``O(K (n + m))``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .._validation import check_integer, check_seed
+from .._validation import Seed, as_generator, check_integer, check_seed
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .protocol import PoolState
 
 __all__ = ["RandomPool", "EER", "S2", "RISK_TIE_RTOL", "pick_smallest", "random_unlabelled", "pruned_graph"]
 
@@ -89,33 +96,57 @@ __all__ = ["RandomPool", "EER", "S2", "RISK_TIE_RTOL", "pick_smallest", "random_
 RISK_TIE_RTOL = 1e-9
 
 
-def pick_smallest(nodes, risk, rtol=RISK_TIE_RTOL):
+def pick_smallest(nodes: ArrayLike, risk: ArrayLike, rtol: float = RISK_TIE_RTOL) -> int:
     """The node of smallest ``risk``, near-ties (``rtol``) to the smallest node id (``nodes`` sorted)."""
-    risk = np.asarray(risk, dtype=float)
-    best = float(risk.min())
-    return int(nodes[np.flatnonzero(risk <= best + rtol * max(1.0, abs(best)))[0]])
+    r = np.asarray(risk, dtype=float)
+    best = float(r.min())
+    return int(np.asarray(nodes)[np.flatnonzero(r <= best + rtol * max(1.0, abs(best)))[0]])
 
 
-def random_unlabelled(state, rng):
+def random_unlabelled(state: PoolState, rng: np.random.Generator) -> int:
     """A node drawn uniformly among ``state``'s unlabelled nodes (one ``rng.integers`` draw)."""
     unl = state.unlabelled
     return int(unl[rng.integers(unl.size)])
 
 
-def _own_rng(seed, state):
-    return state.rng if seed is None else np.random.default_rng(seed)
+def _own_rng(seed: Seed, state: PoolState) -> np.random.Generator:
+    return state.rng if seed is None else as_generator(seed)
 
 
 class RandomPool:
-    """Uniform over the unlabelled nodes. ``seed``: its own generator; None: the run's ``state.rng``."""
+    """Uniform over the unlabelled nodes.
 
-    def __init__(self, seed=None):
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None, default None
+        Its own generator (an integer restarts it at every ``reset``; a generator continues); None: the
+        run's ``state.rng`` (seeded by :func:`run_pool`).
+
+    Raises
+    ------
+    TypeError
+        ``seed`` is not a seed (a float, a bool).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from graphsel_lib.active import run_pool
+    >>> S = nx.to_scipy_sparse_array(nx.cycle_graph(8))
+    >>> a = run_pool(RandomPool(seed=3), S, [0] * 4 + [1] * 4, budget=3)
+    >>> b = run_pool(RandomPool(seed=np.random.default_rng(3)), S, [0] * 4 + [1] * 4, budget=3)
+    >>> a.queries.tolist() == b.queries.tolist()
+    True
+    """
+
+    def __init__(self, seed: Seed = None) -> None:
         self.seed = check_seed(seed)
 
-    def reset(self, state):
+    def reset(self, state: PoolState) -> None:
+        """Take the generator of this run (its own, or ``state.rng``)."""
         self._rng = _own_rng(self.seed, state)
 
-    def select(self, state):
+    def select(self, state: PoolState) -> int:
+        """A node drawn uniformly among the unlabelled ones."""
         if not hasattr(self, "_rng"):
             self.reset(state)
         return random_unlabelled(state, self._rng)
@@ -128,18 +159,36 @@ class EER:
     """Expected error reduction on the harmonic function (Zhu, Lafferty & Ghahramani 2003), by rank-one updates.
 
     See the module docstring for the risk, the update ``F^{+(k,c)} = F + G[:,k](e_c − F_k)/G_kk``
-    and the downdate of ``G = L_UU^{-1}``. ``max_nodes``: largest graph for the dense ``G``.
-    ``block``: candidates evaluated together (memory ``block · |U| · K`` floats).
+    and the downdate of ``G = L_UU^{-1}``.
+
+    Parameters
+    ----------
+    max_nodes : int, default 5000
+        Largest graph for the dense ``G``.
+    block : int, default 256
+        Candidates evaluated together (memory ``block · |U| · K`` floats).
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``max_nodes`` or ``block`` not an integer ``>= 1``.
     """
 
-    def __init__(self, *, max_nodes=5000, block=256):
+    def __init__(self, *, max_nodes: int = 5000, block: int = 256) -> None:
         self.max_nodes = check_integer(max_nodes, "max_nodes", minimum=1)
         self.block = check_integer(block, "block", minimum=1)
 
     def __repr__(self):
         return f"EER(max_nodes={self.max_nodes}, block={self.block})"
 
-    def reset(self, state):
+    def reset(self, state: PoolState) -> None:
+        """Invert ``L_UU`` once and compute the harmonic ``F_U`` of the labels so far.
+
+        Raises
+        ------
+        ValueError
+            ``state.n > max_nodes``, or no node is labelled yet (pass ``run_pool(..., initial=...)``).
+        """
         if state.n > self.max_nodes:
             raise ValueError(f"EER keeps a dense inverse: n = {state.n} > max_nodes = {self.max_nodes}")
         if not state.labelled:
@@ -174,8 +223,18 @@ class EER:
         self._F = F[keep]
         self._G = G[np.ix_(keep, keep)]
 
-    def risks(self, state):
-        """``R(k)`` for every unlabelled ``k`` (sorted as ``state.unlabelled``)."""
+    def risks(self, state: PoolState) -> np.ndarray:
+        """``R(k)`` for every unlabelled ``k`` (sorted as ``state.unlabelled``): the paper's estimated risk.
+
+        Parameters
+        ----------
+        state : PoolState
+            The labels revealed since the last call are absorbed first (rank-one updates).
+
+        Returns
+        -------
+        ndarray of float of shape (|U|,)
+        """
         if not hasattr(self, "_G"):
             self.reset(state)
         for u in state.labelled[self._done :]:
@@ -197,12 +256,13 @@ class EER:
                 risk[ks] += F[ks, c] * loss
         return risk
 
-    def select(self, state):
+    def select(self, state: PoolState) -> int:
+        """``argmin_k R(k)``; near-ties (:data:`RISK_TIE_RTOL`) go to the smallest node id."""
         risk = self.risks(state)
         return pick_smallest(self._U, risk)
 
 
-def pruned_graph(state):
+def pruned_graph(state: PoolState) -> sp.csr_matrix:
     """``state.S`` (as 0/1 hops) without the edges whose two ends are labelled with different labels."""
     C = state.S.tocoo()
     y = state.y_known
@@ -215,20 +275,40 @@ class S2:
     """S² (Dasarathy, Nowak & Zhu 2015): bisect the shortest shortest path between different labels.
 
     See the module docstring for the K-class rule and the midpoint ties.
-    ``seed``: generator of the random phase (None: the run's ``state.rng``).
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None, default None
+        Generator of the random phase; None: the run's ``state.rng``.
+
+    Raises
+    ------
+    TypeError
+        ``seed`` is not a seed.
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: Seed = None) -> None:
         self.seed = check_seed(seed)
 
     def __repr__(self):
         return f"S2(seed={self.seed!r})"
 
-    def reset(self, state):
+    def reset(self, state: PoolState) -> None:
+        """Take the generator of the random phase (its own, or ``state.rng``)."""
         self._rng = _own_rng(self.seed, state)
 
-    def midpoint(self, state):
-        """The S² midpoint (smallest id), or None when no path joins two different labels."""
+    def midpoint(self, state: PoolState) -> int | None:
+        """The S² midpoint (smallest id), or None when no path joins two different labels.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> from graphsel_lib.active import PoolState
+        >>> state = PoolState(nx.to_scipy_sparse_array(nx.path_graph(7), format="csr"), 2, None)
+        >>> state._reveal(0, 0); state._reveal(6, 1)
+        >>> S2().midpoint(state)
+        3
+        """
         y = state.y_known
         lab = np.flatnonzero(y >= 0)
         classes = np.unique(y[lab])
@@ -256,7 +336,8 @@ class S2:
                     mid |= (Du[a] + Du[b] == best) & (np.abs(Du[a] - Du[b]) <= 1)
         return int(unl[np.flatnonzero(mid)[0]])
 
-    def select(self, state):
+    def select(self, state: PoolState) -> int:
+        """The midpoint, or (no path between different labels) a node drawn uniformly among the unlabelled."""
         if not hasattr(self, "_rng"):
             self.reset(state)
         v = self.midpoint(state)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import logging
+import os
 import socket
 import urllib.error
 import urllib.request
@@ -71,14 +72,38 @@ class RawFile:
 
     @property
     def relpath(self) -> str:
+        """``"<subdir>/<filename>"``, the file's key in :data:`~graphsel_lib.datasets.RAW_FILES`."""
         return f"{self.subdir}/{self.filename}"
 
 
 _VERIFIED: dict[tuple, str] = {}  # (resolved path, size, mtime_ns) -> sha256 hex
 
 
-def sha256_file(path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB chunks."""
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB chunks.
+
+    Parameters
+    ----------
+    path : str or path
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read (``FileNotFoundError`` if it does not exist).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "empty"
+    >>> _ = f.write_bytes(b"")
+    >>> sha256_file(f)[:16]
+    'e3b0c44298fc1c14'
+    """
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(_CHUNK):
@@ -118,7 +143,32 @@ def _search_paths(rf: RawFile, data_home=None) -> list[Path]:
     return [d / rf.subdir / rf.filename for d in dirs]
 
 
-def get_raw_file(rf: RawFile, *, data_home=None, download=True) -> Path:
+def get_raw_file(
+    rf: RawFile, *, data_home: str | os.PathLike[str] | None = None, download: bool = True
+) -> Path:
+    """The verified local path of ``rf``: the first of the places of the module docstring, or a download.
+
+    Parameters
+    ----------
+    rf : RawFile
+    data_home : str or path, optional
+        The download cache, instead of ``paths.cache_dir() / "raw"``.
+    download : bool, default True
+        Download a file found nowhere; otherwise raise ``FileNotFoundError``.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        The first file found (or the download) does not match ``rf.sha256``.
+    FileNotFoundError
+        Found nowhere and ``download=False``.
+    DownloadError
+        The download failed (offline, HTTP error, timeout).
+    """
     places = _search_paths(rf, data_home)
     for p in places:
         if p.is_file():

@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .._validation import DataWarning, check_integer, check_positive, check_probability
+from .._validation import DataWarning, Seed, as_generator, check_integer, check_positive, check_probability
 from ..graph import Graph
 
 __all__ = ["sbm"]
@@ -49,15 +49,15 @@ def _draw(rng, cdf, offset, size):
 
 
 def sbm(
-    n_nodes,
+    n_nodes: int,
     *,
-    n_blocks,
-    avg_degree,
-    mixing,
-    seed,
-    degree_exponent=2.5,
-    name=None,
-):
+    n_blocks: int,
+    avg_degree: float,
+    mixing: float,
+    seed: Seed,
+    degree_exponent: float = 2.5,
+    name: str | None = None,
+) -> Graph:
     """A degree-corrected stochastic block model as a labelled :class:`~graphsel_lib.Graph` (Karrer & Newman 2011).
 
     Parameters
@@ -70,8 +70,9 @@ def sbm(
         Expected mean degree (before self-loops and repeated pairs are dropped).
     mixing : float in [0, 1)
         Expected fraction of a node's edges that leave its block.
-    seed : int
-        Seeds every draw: the same seed gives the same graph.
+    seed : int >= 0, numpy.random.Generator or None
+        Seeds every draw: the same integer gives the same graph (and appears in its name); a generator is
+        drawn from (its stream continues; the name says ``seed=generator``); None draws fresh entropy.
     degree_exponent : float > 2, default 2.5
         Tail exponent of the degree propensities (a finite mean needs > 2).
     name : str, optional
@@ -90,6 +91,16 @@ def sbm(
     ------
     ValueError, TypeError
         A parameter out of its range or of the wrong type.
+
+    Examples
+    --------
+    >>> g = sbm(200, n_blocks=2, avg_degree=20, mixing=0.1, seed=0)
+    >>> g.n_classes, g.name
+    (2, 'sbm[n=200,K=2,deg=20,mix=0.1,seed=0]')
+    >>> import numpy as np
+    >>> h = sbm(200, n_blocks=2, avg_degree=20, mixing=0.1, seed=np.random.default_rng(0))
+    >>> bool((h.adjacency != g.adjacency).nnz == 0), h.name
+    (True, 'sbm[n=200,K=2,deg=20,mix=0.1,seed=generator]')
     """
     n = check_integer(n_nodes, "n_nodes", minimum=2)
     K = check_integer(n_blocks, "n_blocks", minimum=2)
@@ -107,8 +118,10 @@ def sbm(
     exponent = check_positive(degree_exponent, "degree_exponent")
     if exponent <= 2.0:
         raise ValueError(f"degree_exponent must be > 2 (a finite mean degree), got {exponent}")
-    seed = check_integer(seed, "seed", minimum=0)
-    rng = np.random.default_rng(seed)
+    if not (seed is None or isinstance(seed, np.random.Generator)):
+        seed = check_integer(seed, "seed", minimum=0)  # part of the graph's name
+    rng = as_generator(seed)
+    shown = "generator" if isinstance(seed, np.random.Generator) else seed
 
     sizes = np.full(K, n // K, dtype=np.int64)
     sizes[: n % K] += 1
@@ -152,7 +165,7 @@ def sbm(
         block = block[keep_nodes]
     upper = sp.triu(S, k=1).tocoo()
     crossing = float(np.mean(block[upper.row] != block[upper.col])) if upper.nnz else 0.0
-    label = name or f"sbm[n={n},K={K},deg={avg_degree:g},mix={mixing:g},seed={seed}]"
+    label = name or f"sbm[n={n},K={K},deg={avg_degree:g},mix={mixing:g},seed={shown}]"
     if dropped:
         warnings.warn(
             f"{label}: kept the largest of {n_comp} connected components: dropped {dropped} of {n} nodes "
@@ -178,7 +191,7 @@ def sbm(
     info = dict(
         generator="degree-corrected stochastic block model (Karrer & Newman 2011)",
         params=dict(
-            n_nodes=n, n_blocks=K, avg_degree=avg_degree, mixing=mixing, seed=seed, degree_exponent=exponent
+            n_nodes=n, n_blocks=K, avg_degree=avg_degree, mixing=mixing, seed=shown, degree_exponent=exponent
         ),
         nodes_dropped={"outside_lcc": int(dropped)},
         mixing_realised=crossing,

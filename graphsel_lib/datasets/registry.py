@@ -561,12 +561,42 @@ REGISTRY: dict[str, DatasetSpec] = _build_registry()
 
 
 def list_datasets() -> list[str]:
-    """Sorted names accepted by :func:`load_dataset`."""
+    """Sorted names accepted by :func:`load_dataset`.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> "karate" in list_datasets() and list_datasets() == sorted(list_datasets())
+    True
+    """
     return sorted(REGISTRY)
 
 
 def dataset_info(name: str) -> DatasetSpec:
-    """The registry entry of ``name`` (raises ``ValueError`` listing valid names)."""
+    """The registry entry of ``name``: raw files, parser, licence, citation, parameters, expected size.
+
+    Parameters
+    ----------
+    name : str
+        A name of :func:`list_datasets`.
+
+    Returns
+    -------
+    DatasetSpec
+
+    Raises
+    ------
+    ValueError
+        Unknown name (the message suggests the closest valid name and lists them all).
+
+    Examples
+    --------
+    >>> dataset_info("karate").expected
+    Expected(n_nodes=34, n_edges=78, n_classes=2)
+    """
     if not isinstance(name, str) or name not in REGISTRY:
         close = difflib.get_close_matches(str(name), list(REGISTRY), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
