@@ -55,6 +55,7 @@ def test_random_connected_graph_is_connected_symmetric_and_reproducible():
         assert 0.1 <= S.data.min() and S.data.max() <= 3.0
         T = graph.random_connected_graph(np.random.default_rng(seed), 30, 0.1)
         assert (S != T).nnz == 0
+        assert (graph.random_connected_graph(seed, 30, 0.1) != S).nnz == 0  # a seed: default_rng(seed)
     ones = graph.random_connected_graph(np.random.default_rng(1), 12, 0.0, weights=None)
     assert ones.nnz == 2 * 11 and np.all(ones.data == 1)  # p = 0: exactly the spanning tree
     with pytest.raises(ValueError):

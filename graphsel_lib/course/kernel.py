@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse.linalg as spla
 
-from .._validation import as_real_matrix
+from .._validation import as_generator, as_real_matrix
 from ..spectral import any_basis
 
 
@@ -76,8 +76,9 @@ def low_rank_kernel_errors(emb, K, ranks, *, rng):
     the diagonal, ``max_t (K_tt − ‖m_t‖²)``. ``emb`` is the embedding with all
     ``n − 1`` pairs (``spectral_embedding(S, n - 1)``). A rank that cuts a
     repeated eigenvalue warns (``SplitEigenvalueWarning``): only the last
-    column depends on the basis kept there. Returns a DataFrame.
+    column depends on the basis kept there. ``rng``: a generator or a seed. Returns a DataFrame.
     """
+    rng = as_generator(rng, "rng")
     import pandas as pd
 
     K = np.asarray(K, dtype=float)
@@ -140,7 +141,8 @@ def eckart_young_errors(emb, K, ranks, *, n_competitors, rng, noise=0.5):
     ranks : iterable of int
         Ranks ``1 ≤ d < n − 1``.
     n_competitors : int ≥ 1
-    rng : numpy.random.Generator
+    rng : numpy.random.Generator or int
+        A generator (its stream continues) or a seed.
     noise : float, default 0.5
 
     Returns
@@ -153,6 +155,7 @@ def eckart_young_errors(emb, K, ranks, *, n_competitors, rng, noise=0.5):
     """
     import pandas as pd
 
+    rng = as_generator(rng, "rng")
     K = np.asarray(K, dtype=float)
     n = K.shape[0]
     inv = 1.0 / emb.eigenvalues

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ._types import Adjacency
-from .._validation import check_integer
+from .._validation import Seed, as_generator, check_integer
 from .checks import check_adjacency
 
 # --------------------------------------------------------------------------- random graphs for the checks
@@ -23,7 +23,7 @@ RANDOM_GRAPH_FAMILIES = (
 
 
 def random_connected_graph(
-    rng: np.random.Generator, n: int, p: float, *, weights: tuple[float, float] | None = (0.1, 3.0)
+    rng: Seed, n: int, p: float, *, weights: tuple[float, float] | None = (0.1, 3.0)
 ) -> sp.csr_matrix:
     """A connected random graph: a random spanning tree plus Erdős–Rényi edges ([Erdős & Rényi 1959]).
 
@@ -32,10 +32,12 @@ def random_connected_graph(
     pair ``i < j`` gets an extra edge with probability ``p``. Edge weights are
     uniform in ``weights = (low, high)``; ``weights=None`` gives all ones.
     Chapter 01 checks its identities on graphs drawn here; all randomness comes
-    from ``rng`` (a ``numpy.random.Generator``), in a fixed order.
+    from ``rng`` (a ``numpy.random.Generator``, whose stream continues, or a seed for
+    ``numpy.random.default_rng``), in a fixed order.
 
     Returns a symmetric CSR matrix with a zero diagonal, shape (n, n), ``n >= 2``.
     """
+    rng = as_generator(rng, "rng")
     n = check_integer(n, "n", minimum=2)
     perm = rng.permutation(n)
     tree = np.array([(perm[i], perm[rng.integers(i)]) for i in range(1, n)]).reshape(-1, 2)
@@ -75,7 +77,7 @@ def _one_family_graph(family, rng, min_nodes, max_nodes):
 
 
 def random_family_graph(
-    family: str, rng: np.random.Generator, *, min_nodes: int = 5, max_nodes: int = 80
+    family: str, rng: Seed, *, min_nodes: int = 5, max_nodes: int = 80
 ) -> tuple[nx.Graph, sp.csr_matrix]:
     """A connected unweighted graph of one of :data:`RANDOM_GRAPH_FAMILIES`, drawn with ``rng``.
 
@@ -89,24 +91,25 @@ def random_family_graph(
     below ``min_nodes`` nodes is redrawn. Chapter 02 checks
     ``K_tt ≤ min(1/λ_2, ρ_t)`` on graphs drawn here.
 
-    Returns ``(G, S)``: the networkx graph (nodes ``0..n-1``) and its CSR adjacency.
+    ``rng``: a generator (its stream continues) or a seed. Returns ``(G, S)``: the networkx graph
+    (nodes ``0..n-1``) and its CSR adjacency.
     """
+    rng = as_generator(rng, "rng")
     while True:
         G, S = _one_family_graph(family, rng, min_nodes, max_nodes)
         if S.shape[0] >= min_nodes:
             return G, S
 
 
-def with_random_weights(
-    S: Adjacency, rng: np.random.Generator, low: float = 0.1, high: float = 3.0
-) -> sp.csr_matrix:
+def with_random_weights(S: Adjacency, rng: Seed, low: float = 0.1, high: float = 3.0) -> sp.csr_matrix:
     """The graph ``S`` with each edge weight redrawn uniformly in ``[low, high]`` (symmetric CSR).
 
     The weights are drawn in the order of the upper triangle's entries. With
     weights in ``[0.1, 3]`` some edges are "long" (resistance ``1/S_ij`` up to
     10), which is where the hop-count bound ``K_tt ≤ ρ_t`` can fail and the
-    resistance-length one is needed (chapter 02 §2).
+    resistance-length one is needed (chapter 02 §2). ``rng``: a generator (its stream continues) or a seed.
     """
+    rng = as_generator(rng, "rng")
     C = sp.triu(check_adjacency(S), k=1).tocoo()
     w = rng.uniform(low, high, C.nnz)
     W = sp.coo_matrix((w, (C.row, C.col)), shape=C.shape).tocsr()
