@@ -9,6 +9,11 @@
   :func:`check_integer`, :func:`check_seed` — scalar parameters. Booleans are
   refused where a number is expected, and an integer parameter given ``2.7``
   raises instead of being truncated.
+* :func:`as_generator`, :func:`independent_generators` — a ``seed: int | Generator | None``
+  (:data:`Seed`) as one generator or ``k`` independent ones; an integer draws what
+  ``default_rng(seed)`` (or ``SeedSequence(seed).spawn(k)``) always drew.
+* :func:`renamed_parameter`, :class:`RenamedKeys` — a renamed keyword or result key answers under
+  its old name for one release, with a ``DeprecationWarning``.
 * :func:`check_class_labels`, :func:`encode_labels` — class labels, with one
   convention for **unlabelled** nodes everywhere in the library:
 
