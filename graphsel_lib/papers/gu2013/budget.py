@@ -84,7 +84,7 @@ def reading_at_budget(at: pd.DataFrame, res: Table2) -> Reading:
                        kappa=KAPPA, tuned_count=head.binary_n_queried_mean, tuned_error=head.error_mean,
                        extra=100 * abs(extra), verdict=r.verdict, tol=tol)  # fmt: skip
 
-    claims = dict(all_reached=bool(at.hit.all()), some_moved=bool(len(moved)), some_stay=bool(len(stay)),
+    claims = dict(several=len(at) > 1, all_reached=bool(at.hit.all()), some_moved=bool(len(moved)), some_stay=bool(len(stay)),
                   stay_reproduced=bool((stay.verdict == "reproduced").all()))  # fmt: skip
     return reading(
         "table2.at_budget",

@@ -98,11 +98,11 @@ TEMPLATES = {
     ),
     "table2.at_budget": (
         r"Set to the published budget on the held-out order, SSLGC errs within {bound:.3f} of the published "
-        r"error on all {n} graphs{all_reached?|, the budget not reached on {missed*, }}: {graphs*, * and }, at "
+        r"error on {several?all {n} graphs|its one graph}{all_reached?|, the budget not reached on {missed*, }}: {graphs*, * and }, at "
         r"$\kappa$ = {kappas:.2g*, * and }, asking for {counts:,.0f*, * and } labels per learner over the "
         r"evaluation orders (published {published_counts*, * and }). {moved*. }"
         r"{some_stay?{some_moved?; on|On} {stay*, * and } Table 2's run stays the headline and this one "
-        r"{stay_reproduced?agrees with it (reproduced)|is judged {stay_verdicts*, * and }}.|.}"
+        r"{stay_reproduced?agrees with it (reproduced)|is judged *{stay_verdicts*, * and }*}.|.}"
     ),
     "table2.at_budget.graph": r"{ours:.4f} on {dataset} (published {published})",
     "table2.at_budget.moved": (
