@@ -10,6 +10,7 @@ import pytest
 
 import graphsel_lib as gs
 from graphsel_lib.papers import scaling as sc
+from graphsel_lib.papers.scaling_million import _majority_error, million_nodes
 
 TINY = sc.Protocol("smoke", (300, 1_200), 100, 50, False, (600,), {"shift-invert": 1_200, "lobpcg-jacobi": 1_200},
                    1_200, (1e-2,), (10,))  # fmt: skip
@@ -56,3 +57,23 @@ def test_the_whole_sweep_tiny(figures, monkeypatch):
     plt.close(sc.draw_scaling(scl))
     text = sc.reading_summary(gen, emb, scl, None)
     assert text.startswith("*Smoke profile") and "Skipped" in text
+    mil = million_nodes(gen, emb, scl, 0)
+    assert mil.embedding["d"] == 10 and mil.embedding["nodes"] == gen.graphs[1_200].n_nodes
+    passes = mil.passes.set_index(["learner", "pass"])
+    assert passes.loc[("OLLGC", "full pass"), "rounds"] == gen.graphs[1_200].n_nodes
+    assert (
+        passes.loc[("SSLGC", "first rounds"), "rounds"]
+        == TINY.rounds
+        == passes.loc[("WTA", "first rounds"), "rounds"]
+    )
+    assert mil.passes["majority error"].between(0, 0.9).all()  # ten blocks of nearly equal size
+    mil.write()
+    assert (figures / "44_million_nodes.csv").is_file() and "embedding: n = " in mil.report()
+
+
+def test_majority_error_is_that_of_run_s_order():
+    """The baseline of Sec. 3b counts the classes among the nodes run() plays first for that seed."""
+    y = np.array([0] * 70 + [1] * 30)
+    order = np.random.default_rng(5).permutation(100)[:40]
+    assert _majority_error(y, 40, 5) == 1 - np.bincount(y[order]).max() / 40
+    assert _majority_error(y, 100, 5) == pytest.approx(0.30)

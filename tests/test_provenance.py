@@ -48,7 +48,7 @@ def ran(tmp_path_factory):
     (root / "notebooks").mkdir()
     nbformat.write(_notebook(FIG), root / "notebooks" / "01_a.ipynb")
     nbformat.write(_notebook(TABLE_ONLY), root / "notebooks" / "02_b.ipynb")
-    assert reproduce.main(["--root", str(root)]) == 0
+    assert reproduce.main(["--jobs", "1", "--root", str(root)]) == 0
     return root
 
 
@@ -73,7 +73,7 @@ def test_manifest_records_every_published_file(ran):
         assert provenance.file_hash(ran / "figures" / name) == digest
     assert a["source"] == provenance.notebook_hash(ran / "notebooks" / "01_a.ipynb")
     assert a["library"] == provenance.library_hash()
-    assert (a["profile"], a["seed"], a["blas_threads"]) == ("full", 0, reproduce.DEFAULT_BLAS_THREADS)
+    assert (a["profile"], a["seed"], a["blas_threads"]) == ("full", 0, reproduce.default_threads(1))  # one job: every core
     assert sorted(data["notebooks"]["02_b"]["files"]) == ["b_table.csv", "b_table.md"]
 
 
@@ -87,9 +87,9 @@ def test_manifest_is_byte_deterministic(ran, tmp_path):
     before = (ran / "figures" / provenance.MANIFEST).read_bytes()
     root = tmp_path / "again"
     shutil.copytree(ran / "notebooks", root / "notebooks")
-    assert reproduce.main(["--root", str(root), "--only", "02"]) == 0
+    assert reproduce.main(["--jobs", "1", "--root", str(root), "--only", "02"]) == 0
     shutil.copy(ran / "figures" / provenance.MANIFEST, root / "figures" / provenance.MANIFEST)
-    assert reproduce.main(["--root", str(root), "--only", "02"]) == 0
+    assert reproduce.main(["--jobs", "1", "--root", str(root), "--only", "02"]) == 0
     after = (root / "figures" / provenance.MANIFEST).read_bytes()
     assert _without_seconds(after) == _without_seconds(before)
     assert b'"seconds": ' in after, "each run records its wall time (the course's study times use it)"
@@ -171,7 +171,7 @@ def test_rerun_removes_files_the_notebook_no_longer_writes(project, capsys):
         "write_table(pd.DataFrame({'seed': [seed]}), 'a_table')\n", ""
     )
     nbformat.write(nb, path)
-    assert reproduce.main(["--root", str(project), "--only", "01"]) == 0
+    assert reproduce.main(["--jobs", "1", "--root", str(project), "--only", "01"]) == 0
     out = capsys.readouterr().out
     assert "removed a_table.csv" in out
     assert not (project / "figures" / "a_table.csv").exists()

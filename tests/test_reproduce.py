@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from graphsel_lib.collection import reproduce
+from graphsel_lib.collection import provenance, reproduce
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -78,7 +78,7 @@ def full_run(tmp_path_factory):
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = reproduce.main(["--root", str(root), "--profile", "full", "--seed", "7"])
+        code = reproduce.main(["--jobs", "1", "--root", str(root), "--profile", "full", "--seed", "7"])
     return root, code, out.getvalue(), err.getvalue(), sources
 
 
@@ -162,7 +162,7 @@ def test_smoke_never_writes_full_figures(full_run, capsys):
     root, *_ = full_run
     figures = root / "figures"
     before = {p.name: p.read_bytes() for p in figures.iterdir()}
-    code = reproduce.main(["--root", str(root), "--profile", "smoke", "--only", "good"])
+    code = reproduce.main(["--jobs", "1", "--root", str(root), "--profile", "smoke", "--only", "good"])
     assert code == 0
     assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
     smoke = root / "build" / "smoke"
@@ -201,7 +201,9 @@ def test_fail_fast_parallel(tmp_path, capsys):
 
 def test_fail_fast_skips_the_rest(tmp_path, capsys):
     root = _project(tmp_path)
-    code = reproduce.main(["--root", str(root), "--only", "bad", "--only", "after", "--fail-fast"])
+    code = reproduce.main(
+        ["--jobs", "1", "--root", str(root), "--only", "bad", "--only", "after", "--fail-fast"]
+    )
     assert code == 1
     out = capsys.readouterr().out
     assert "02_bad: FAILED" in out
@@ -259,7 +261,19 @@ def test_book_flag_renders_after_the_run(full_run, monkeypatch, tmp_path):
     monkeypatch.setattr(book, "build", lambda profile, **kw: calls.append((profile, kw)) or 0)
     build = tmp_path / "b"
     code = reproduce.main(
-        ["--root", str(root), "--profile", "smoke", "--only", "01", "--book", "--build-dir", str(build)]
+        [
+            "--jobs",
+            "1",
+            "--root",
+            str(root),
+            "--profile",
+            "smoke",
+            "--only",
+            "01",
+            "--book",
+            "--build-dir",
+            str(build),
+        ]
     )
     assert code == 0
     assert calls == [
@@ -274,7 +288,19 @@ def test_book_flag_renders_after_the_run(full_run, monkeypatch, tmp_path):
     ]
     calls.clear()
     code = reproduce.main(
-        ["--root", str(root), "--profile", "smoke", "--only", "02", "--book", "--build-dir", str(build)]
+        [
+            "--jobs",
+            "1",
+            "--root",
+            str(root),
+            "--profile",
+            "smoke",
+            "--only",
+            "02",
+            "--book",
+            "--build-dir",
+            str(build),
+        ]
     )
     assert code == 1 and len(calls) == 1  # the book shows the failure; the exit status still reports it
 
@@ -523,3 +549,37 @@ def test_a_kernel_that_never_starts_fails_after_the_last_attempt(tmp_path, monke
     calls = _fake_papermill(monkeypatch, [died] * reproduce.KERNEL_START_ATTEMPTS)
     res = reproduce.run_notebook(tmp_path / "01_a.ipynb", _config(tmp_path))
     assert res.status == "failed" and len(calls) == reproduce.KERNEL_START_ATTEMPTS
+
+
+def test_default_jobs_use_every_core_and_divide_the_threads(monkeypatch):
+    """No --jobs: one notebook per core, each kernel on cores // jobs BLAS and numba threads (never more in all)."""
+    monkeypatch.setattr(reproduce, "available_cores", lambda: 4)
+    args = reproduce._parser().parse_args([])
+    assert args.jobs is None and args.blas_threads is None
+    assert reproduce._config(args).blas_threads == 1  # four jobs on four cores: one thread each
+    args = reproduce._parser().parse_args(["--jobs", "1"])
+    assert reproduce._config(args).blas_threads == 4
+    args = reproduce._parser().parse_args(["--jobs", "2"])
+    assert reproduce._config(args).blas_threads == 2
+    args = reproduce._parser().parse_args(["--jobs", "3", "--blas-threads", "0"])
+    assert reproduce._config(args).blas_threads is None  # 0: the machine's default
+    cfg = reproduce._config(reproduce._parser().parse_args(["--jobs", "4"]))
+    env = reproduce._kernel_env(cfg, Path("staging"))
+    assert {env[k] for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "NUMBA_NUM_THREADS")} == {"1"}
+
+
+def test_parallel_runs_start_the_longest_notebook_first(tmp_path):
+    """The previous run's seconds (in the provenance) order the start: the long notebook does not start last."""
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    stamp = "import time, pathlib\npathlib.Path({!r}).write_text(str(time.time()))"
+    for name in ("01_short", "02_short", "03_long"):
+        nbformat.write(_notebook(stamp.format(str(tmp_path / f"{name}.t"))), nbdir / f"{name}.ipynb")
+    out = tmp_path / "out"
+    out.mkdir()
+    seconds = {"01_short": 1.0, "02_short": 2.0, "03_long": 100.0}
+    manifest = {"version": 1, "notebooks": {n: {"files": {}, "seconds": s} for n, s in seconds.items()}}
+    (out / provenance.MANIFEST).write_text(json.dumps(manifest))
+    assert reproduce.main(["--root", str(tmp_path), "--jobs", "2", "--figures-dir", str(out)]) == 0
+    started = {n: float((tmp_path / f"{n}.t").read_text()) for n in ("01_short", "02_short", "03_long")}
+    assert started["03_long"] < started["01_short"]  # 01 waits for a free worker: 03 and 02 go first

@@ -34,9 +34,14 @@ What it does:
   BLAS thread count, in ``<figures>/PROVENANCE.json``
   (:mod:`graphsel_lib.collection.provenance`); files the notebook's previous run wrote and
   this run did not are removed, so no orphan figure survives;
-* pins the BLAS thread count of every kernel (``--blas-threads``, default 2):
-  floating-point sums depend on how a product is split between threads, and an
-  optimiser can carry that last-bit difference into a visible number;
+* runs ``--jobs`` notebooks at once (default: one per core) and pins the BLAS and
+  numba thread count of every kernel (``--blas-threads``, default: the cores
+  divided among the jobs, at least 1), so that the machine is used and never
+  oversubscribed; floating-point sums depend on how a product is split between
+  threads, and an optimiser can carry that last-bit difference into a visible number;
+* starts the notebooks that took longest in the previous run first (their
+  ``seconds`` in the figures folder's provenance; a notebook without a recorded time
+  counts as longest), so that a long notebook does not start last;
 * keeps the executed copy of a failed or interrupted notebook out of
   ``build/<profile>/notebooks/`` (it goes to ``build/<profile>/failed/``), so that
   folder only ever holds complete runs;
@@ -105,8 +110,39 @@ PROFILES = ("smoke", "full")
 FIGURES_ENV = "GRAPHSEL_FIGURES"
 TARGET_ENV = "GRAPHSEL_FIGURES_TARGET"  # same name as graphsel_lib.collection.tables.TARGET_ENV
 SUMMARY_FIRST = 90  # notebooks numbered >= this wait for all others when running in parallel
-DEFAULT_BLAS_THREADS = 2
-_BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the system tells it, else ``os.cpu_count()``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def default_threads(jobs: int, cores: int | None = None) -> int:
+    """BLAS threads per kernel when ``jobs`` notebooks share ``cores``: the cores divided among them, at least 1.
+
+    >>> default_threads(2, cores=2), default_threads(1, cores=2), default_threads(3, cores=8)
+    (1, 2, 2)
+    """
+    return max(1, (available_cores() if cores is None else cores) // jobs)
+
+
+def longest_first(notebooks, seconds: dict) -> list:
+    """``notebooks`` ordered by the seconds of their previous run, longest first (list scheduling).
+
+    A notebook with no recorded time counts as longest; ties keep the number order.
+
+    >>> from pathlib import Path
+    >>> [p.name for p in longest_first([Path("01_a.ipynb"), Path("02_b.ipynb"), Path("03_c.ipynb")],
+    ...                                {"01_a": 5.0, "02_b": 50.0})]
+    ['03_c.ipynb', '02_b.ipynb', '01_a.ipynb']
+    """
+    return sorted(notebooks, key=lambda nb: -seconds.get(nb.stem, float("inf")))
+
+
 _ERROR_MARKER_TAG = "papermill-error-cell-tag"
 _INJECTED_TAG = "injected-parameters"
 _NOTEBOOK_RE = re.compile(r"^(\d+)_.*\.ipynb$")
@@ -124,7 +160,7 @@ class RunConfig:
     seed: int | None = None
     kernel: str = "python3"
     timeout: float | None = None
-    blas_threads: int | None = DEFAULT_BLAS_THREADS
+    blas_threads: int | None = 1
 
     @property
     def executed_dir(self) -> Path:
@@ -444,7 +480,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failing notebook")
     p.add_argument(
-        "--jobs", "-j", type=int, default=1, metavar="N", help="notebooks run in parallel (default 1)"
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="N",
+        help="notebooks run in parallel (default: one per core)",
     )
     p.add_argument(
         "--seed",
@@ -467,9 +508,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--blas-threads",
         type=int,
-        default=DEFAULT_BLAS_THREADS,
+        default=None,
         metavar="N",
-        help=f"BLAS threads of every kernel (default {DEFAULT_BLAS_THREADS}; 0 leaves the machine's default)",
+        help="BLAS and numba threads of every kernel (default: cores // jobs, at least 1; 0 leaves the machine's default)",
     )
     p.add_argument(
         "--book", action="store_true", help="then render the executed notebooks into build/PROFILE/book/"
@@ -507,7 +548,11 @@ def _config(args) -> RunConfig:
         seed=args.seed,
         kernel=args.kernel,
         timeout=args.timeout,
-        blas_threads=args.blas_threads or None,
+        blas_threads=(
+            default_threads(args.jobs or available_cores())
+            if args.blas_threads is None
+            else args.blas_threads or None
+        ),
     )
     if cfg.executed_dir == cfg.notebooks_dir:
         raise ValueError("executed copies would overwrite the source notebooks: choose another --build-dir")
@@ -581,6 +626,10 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
         [nb for nb in notebooks if _number(nb) < SUMMARY_FIRST],
         [nb for nb in notebooks if _number(nb) >= SUMMARY_FIRST],
     ]
+    previous = {
+        name: entry.get("seconds") for name, entry in provenance.load(cfg.figures_dir)["notebooks"].items()
+    }
+    seconds = {name: s for name, s in previous.items() if s is not None}
     results = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for stage in stages:
@@ -590,7 +639,7 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
             chapter_of = {nb: _chapter_of(nb, stage) for nb in stage}
             waiting = [nb for nb in stage if chapter_of[nb] is not None]
             pending = {}
-            for nb in stage:
+            for nb in longest_first(stage, seconds):
                 if chapter_of[nb] is None:
                     _submit(pool, pending, nb, cfg, f"[{index[nb.stem]}/{n}]")
             while pending:
@@ -634,6 +683,8 @@ def _summary(results: list[NotebookResult], total: float) -> str:
 def main(argv=None) -> int:
     """Command-line entry point; returns the exit status (see the module docstring)."""
     args = _parser().parse_args(argv)
+    if args.jobs is None:
+        args.jobs = available_cores()
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=sys.stderr)
         return 2

@@ -1,0 +1,94 @@
+"""The seeds' learners on the largest graph of notebook 44 (a million nodes in the full profile), Sec. 3b.
+
+OLLGC (one-vs-rest), SSLGC and MSG (gu2013, yang2016) run on a rank-``d`` spectral embedding, and the
+embedding is what their cost at scale turns on: its block LOBPCG does O(n k²) dense work per iteration for
+a block of k = d + guard vectors (``benchmarks/bench_spectral.py`` measures d = 100 at 10⁶ nodes). Here the
+largest graph is embedded at ``d = D_MILLION`` = 10 by ``"lobpcg-chebyshev"`` to the library's tolerance,
+and the three learners play (a) the first ``rounds`` rounds of the same seeded order as the push learners
+and WTA of Sec. 3, for errors and costs side by side, and (b) one full pass over every node. The error of
+always predicting the most frequent class of those rounds stands beside each row: on these graphs the
+smallest eigenvectors localise on the sparse periphery (Sec. 2b), and Sec. 2c measures what keeping fewer
+of them costs the learners at 10⁴ nodes, so a rank-10 embedding is a cheap one, not a good one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+import graphsel_lib as gs
+from graphsel_lib.collection import tables
+from graphsel_lib.papers.scaling import BIAS_B, SPECTRAL, Embeddings, Generated, Scaling, embed, measure
+
+__all__ = ["D_MILLION", "LEARNERS", "Million", "million_nodes"]
+
+D_MILLION = 10  #: eigenvectors of the embedding on the largest graph
+LEARNERS = ("OLLGC", "SSLGC", "MSG")  #: the seeds' learners run there (their makers are scaling.SPECTRAL's)
+
+
+@dataclass
+class Million:
+    """Sec. 3b: the embedding of the largest graph (``embedding``) and the learners' passes (``passes``)."""
+
+    embedding: (
+        dict  #: seconds, iterations, peak MiB, max rel. residual, lambda_2, sigma_d of the d-rank solve
+    )
+    passes: pd.DataFrame  #: one row per learner and pass: the Sec. 3 rows of push and WTA at that size beside
+
+    def write(self) -> None:
+        tables.write_table(self.passes, "44_million_nodes",
+                           float_format={"s per round": "%.3g", "s per round incl. embedding": "%.3g",
+                                         "pass s": "%.2f", "embedding s": "%.1f", "error": "%.4f",
+                                         "labels share": "%.4f", "majority error": "%.4f"})  # fmt: skip
+
+    def report(self) -> str:
+        e = self.embedding
+        head = (f"embedding: n = {e['nodes']:,}, d = {e['d']}, {e['seconds']:.1f} s, {e['iterations']} iterations, "
+                f"peak {e['peak MiB']:.0f} MiB, max rel. residual {e['max rel. residual']:.1e}")  # fmt: skip
+        cols = ["learner", "pass", "rounds", "error", "majority error", "labels share", "s per round",
+                "s per round incl. embedding"]  # fmt: skip
+        return head + "\n" + self.passes[cols].to_string(index=False)
+
+
+def million_nodes(
+    gen: Generated, emb: Embeddings, scl: Scaling, seed: int = 0, d: int = D_MILLION
+) -> Million:
+    """Embed the largest graph of the sweep at rank ``d`` and play OLLGC, SSLGC and MSG on it (Sec. 3b).
+
+    Asserted: the embedding's relative residuals are below 1e-6. The majority-class error of the rounds played
+    is a column, not an assertion (a rank-10 embedding of a graph whose eigenvectors localise may not beat it).
+    """
+    p = emb.protocol
+    n = max(p.sizes)
+    g = gen.graphs[n]
+    N, y = g.n_nodes, g.labels
+    e, r = embed(g, d, "lobpcg-chebyshev", seed)
+    assert r["max rel. residual"] < 1e-6, r
+    M = gs.add_bias(e.M, BIAS_B)
+    embedding = {"nodes": N, "d": d, **r}
+    del e
+    rows = []
+    for kind, R in (("first rounds", min(p.rounds, N)), ("full pass", N)):
+        majority = _majority_error(y, R, seed)
+        for name in LEARNERS:
+            m = measure(SPECTRAL[name], M, y, R, p.mem_rounds, seed)
+            rows.append({"learner": name, "kind": "spectral", "pass": kind, "n": n, "nodes": N, "d": d,
+                         "rounds": R, "error": m["error"], "majority error": majority,
+                         "labels share": m["labels"] / R, "pass s": m["pass s"], "s per round": m["s per round"],
+                         "embedding s": r["seconds"], "s per round incl. embedding": (m["pass s"] + r["seconds"]) / R})  # fmt: skip
+    beside = scl.results[(scl.results.n == n) & (scl.results.kind != "spectral")]
+    for _, b in beside.iterrows():  # push and WTA at the same size, from Sec. 3 (no embedding)
+        rows.append({"learner": b.learner, "kind": b.kind, "pass": "first rounds", "n": n, "nodes": N, "d": np.nan,
+                     "rounds": int(b.rounds), "error": b.error, "majority error": _majority_error(y, int(b.rounds), seed),
+                     "labels share": b["labels share"], "pass s": b["pass s"], "s per round": b["s per round"],
+                     "embedding s": np.nan, "s per round incl. embedding": b["s per round"]})  # fmt: skip
+    return Million(embedding, pd.DataFrame(rows))
+
+
+def _majority_error(y, R: int, seed: int) -> float:
+    """Error of always predicting the most frequent class among the first ``R`` nodes of ``run``'s order."""
+    order = np.random.default_rng(seed).permutation(len(y))[:R]  # run()'s default order for this seed
+    counts = np.bincount(np.asarray(y)[order])
+    return float(1.0 - counts.max() / R)
