@@ -130,9 +130,9 @@ iterations that 1e-6 needs at 0.2 decades an iteration (the run above) make abou
 400 s at the full double-precision peak of two AVX2 cores and about twice that in practice, before
 the sparse products (18 s an iteration above). So d = 100 at 10^6 nodes in 600 s on two cores is
 out of reach for the block methods measured here; what is in reach is a smaller block:
-``--sizes --big 1000000 --big-d 10`` (k = 30, 25x less dense work per iteration) ran, in a scratch
-run of the same solve through ``spectral_embedding(..., d=10, method="lobpcg-chebyshev")`` on
-2026-11-28 at 22:42-23:00 UTC under load average ~8, in 1,059.5 s, 33 iterations, largest relative
+rank 10 (``--sizes --big 1000000 --big-d 10``; k = 30, 25x less dense work per iteration): the same
+solve through ``spectral_embedding(..., d=10, method="lobpcg-chebyshev")`` took 1,059.5 s on
+2026-11-28 at 22:42-23:00 UTC under load average ~8 (not idle), 33 iterations, largest relative
 residual 7.8e-9 (notebook 44 Sec. 3b uses that rank on its million-node graph).
 """
 
