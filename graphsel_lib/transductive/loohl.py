@@ -83,6 +83,7 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.sparse import csgraph
 from scipy.spatial.distance import cdist
+from threadpoolctl import threadpool_limits
 
 from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
 from ._common import check_every_class_labeled, check_labeled, check_targets, one_hot
@@ -476,10 +477,13 @@ def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
         value, grad = objective(np.exp(theta))
         return value + shrink * np.sum((theta - theta0) ** 2), grad + 2.0 * shrink * (theta - theta0)
 
-    f0 = fun(theta0)[0]
-    x, f, nit, nfev, success, message = _descend(
-        fun, theta0, theta0 - LOG_SIGMA_RANGE, theta0 + LOG_SIGMA_RANGE, maxiter, tol
-    )
+    # one BLAS thread: the same sums in the same order whatever the caller's thread count (a long search over a
+    # flat valley, e.g. MinEnt run to its cap, amplifies even margin-proof differences of 1e-11 continuously)
+    with threadpool_limits(limits=1, user_api="blas"):
+        f0 = fun(theta0)[0]
+        x, f, nit, nfev, success, message = _descend(
+            fun, theta0, theta0 - LOG_SIGMA_RANGE, theta0 + LOG_SIGMA_RANGE, maxiter, tol
+        )
     return BandwidthFit(
         method=method,
         sigma=np.exp(x),
@@ -513,9 +517,9 @@ def loohl(
     """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
 
     Minimises :func:`loo_objective` over ``log sigma`` by projected L-BFGS
-    (:func:`_descend`: no decision left to the last bits, so the same graph on
-    any machine), started at ``sigma0``, then returns the harmonic scores on
-    the learned graph.
+    (:func:`_descend`: no decision left to the last bits; evaluated on one BLAS
+    thread, so the caller's thread count does not matter), started at
+    ``sigma0``, then returns the harmonic scores on the learned graph.
 
     Parameters
     ----------
