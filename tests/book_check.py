@@ -1,6 +1,6 @@
 """Open a built book in headless Chromium with no network and report what a reader would see wrong.
 
-Used by ``tests/test_book.py``, and by hand on a book you just built::
+Used by ``tests/collection/test_book.py``, and by hand on a book you just built::
 
     python tests/book_check.py build/smoke/book                      # every page
     python tests/book_check.py build/smoke/book 'chapters/02_*'      # some pages (globs)

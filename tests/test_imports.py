@@ -36,7 +36,7 @@ LIB = "graphsel_lib"
 LAYERS = {
     # the algorithms and what they share: graphs, eigenvectors, learners, data
     "algorithms": (
-        "graph", "readers", "spectral", "blockeig", "knn", "online", "transductive", "active", "datasets",
+        "graph", "readers", "spectral", "eigensolvers", "blockeig", "knn", "online", "transductive", "active", "datasets",
         "_validation", "_atomic", "paths", "about",
     ),
     # the theorem evaluators, by paper: they run the learners and evaluate the bounds on the runs

@@ -104,3 +104,10 @@ SPLIT = (
 def test_a_split_package_has_every_name_of_its_all(module):
     mod = importlib.import_module(module)
     assert not [name for name in mod.__all__ if not hasattr(mod, name)]
+
+
+def test_tests_mirror_the_package():
+    """Each folder of tests/ is named after a package of graphsel_lib, and holds that package's tests."""
+    packages = {p.parent.name for p in (ROOT / "graphsel_lib").glob("*/__init__.py")}
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert folders and folders <= packages, sorted(folders - packages)

@@ -13,12 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from graphsel_lib import active, datasets, graph, spectral, transductive
+from graphsel_lib import active, datasets, eigensolvers, graph, spectral, transductive
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPED = (graph, spectral, datasets, active)
 #: Public functions typed ahead of their modules (mypy checks their modules' files).
-TYPED_FUNCTIONS = (transductive.llgc, transductive.harmonic, transductive.loohl, transductive.transductive_gp)
+TYPED_FUNCTIONS = (
+    transductive.llgc,
+    transductive.harmonic,
+    transductive.loohl,
+    transductive.transductive_gp,
+    eigensolvers.complement_probe,
+)
 
 
 def _defined_in(obj, module):

@@ -43,7 +43,7 @@ from ..transductive import cmn_prior, harmonic, predict
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ..graph._types import Adjacency
+    from ..graph.types import Adjacency
 
 __all__ = ["PoolState", "PoolTrace", "Strategy", "run_pool", "check_strategy", "check_pool_graph"]
 

@@ -13,7 +13,7 @@ times, so edits there passed). A table not listed has no time cell.
   time-ratio rows: their ``ours``, ``z`` and ``verdict`` follow the time).
 * :data:`NOT_TIMES`: table -> columns whose *name* reads like a time but
   whose values are not (a published time, a count, a text): declared so
-  that the completeness test (``tests/test_reproduce.py``) knows they were
+  that the completeness test (``tests/collection/test_reproduce.py``) knows they were
   looked at.
 
 A notebook that adds a time column to a table adds it here; the test fails

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ._types import Adjacency
+    from .types import Adjacency
 from .._validation import (
     as_symmetric_matrix,
     check_class_labels,

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 if TYPE_CHECKING:
-    from ._types import Adjacency
+    from .types import Adjacency
 from .._validation import check_integer
 
 

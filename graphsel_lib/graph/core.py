@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import networkx as nx
     from numpy.typing import ArrayLike
 
-    from ._types import Adjacency
+    from .types import Adjacency
 from .._validation import (
     UNLABELLED,
     DataWarning,

@@ -11,7 +11,7 @@ from scipy.sparse import csgraph
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ._types import Adjacency
+    from .types import Adjacency
 from .checks import check_adjacency
 from .laplacians import laplacian, laplacian_pinv
 

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ._types import Adjacency
+    from .types import Adjacency
 from .._validation import Seed, as_generator, check_integer
 from .checks import check_adjacency
 

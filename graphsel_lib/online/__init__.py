@@ -59,7 +59,7 @@ Adding a learner (say a DGS-like query rule on the shared ridge state):
 2. its naive twin in ``online/reference/`` (the pseudo-code, solved from
    scratch), named in its module's ``__all__`` (``online/reference/__init__.py``
    exports every name of every twin module's ``__all__``);
-3. its test, in ``tests/test_online_*.py``: the learner equals its twin
+3. its test, in ``tests/online/test_online_*.py``: the learner equals its twin
    round by round (and, if compiled, the compiled pass its Python rounds);
 4. one registration, in this file: export it (its import and its name in
    ``__all__``); a saved session may then name it (``LEARNER_CLASSES`` is

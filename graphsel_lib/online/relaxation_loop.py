@@ -19,7 +19,7 @@ A query coin is ``rng.random()`` on the wrapper's own numpy ``Generator``
 the Python path's, except ``v``, which the Python path computes with BLAS
 (``vals @ G[nodes]``): its sum runs in another order, so scores agree to the
 last bits and predictions, queries and mistakes are tested equal round by
-round (``tests/test_online_relaxation.py``).
+round (``tests/online/test_online_relaxation.py``).
 
 Prefetch hints (:func:`~graphsel_lib.online._prefetch.prefetch`: the next
 nodes' neighbour lists and residuals in the push, the rows of ``G`` before

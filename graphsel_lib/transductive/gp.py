@@ -58,7 +58,7 @@ totals while ignoring the per-node normalisation.
 fixed) with the ``q`` update. That is a majorise–minimise scheme with the slow
 linear rate of EM when most nodes are unlabelled (thousands of rounds where
 Newton needs about ten, both ending at the same ``t*``;
-tests/test_transductive_gp.py checks it). We therefore take the Newton–CG steps on the
+tests/transductive/test_transductive_gp.py checks it). We therefore take the Newton–CG steps on the
 *reduced* objective ``phi(t) = min_{q in C} J(t, q)``, i.e. ``q`` is updated in
 closed form at every trial point. By Danskin's theorem its gradient is the
 paper's Eq. 7 with ``mu = mu(q*)``,

@@ -1,4 +1,4 @@
-"""The graph package's type aliases (for the type checker only)."""
+"""Type aliases of the public API (for the type checker only): what a weight matrix and a Laplacian may be."""
 
 from __future__ import annotations
 
@@ -10,3 +10,6 @@ if TYPE_CHECKING:
 
     #: A weight matrix as the functions take it: a dense array or a SciPy sparse matrix, (n, n).
     Adjacency: TypeAlias = ArrayLike | sp.spmatrix | sp.sparray
+
+    #: A sparse symmetric matrix, e.g. a graph Laplacian ``D - S``.
+    Laplacian: TypeAlias = sp.spmatrix | sp.sparray

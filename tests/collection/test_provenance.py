@@ -73,7 +73,11 @@ def test_manifest_records_every_published_file(ran):
         assert provenance.file_hash(ran / "figures" / name) == digest
     assert a["source"] == provenance.notebook_hash(ran / "notebooks" / "01_a.ipynb")
     assert a["library"] == provenance.library_hash()
-    assert (a["profile"], a["seed"], a["blas_threads"]) == ("full", 0, reproduce.default_threads(1))  # one job: every core
+    assert (a["profile"], a["seed"], a["blas_threads"]) == (
+        "full",
+        0,
+        reproduce.default_threads(1),
+    )  # one job: every core
     assert sorted(data["notebooks"]["02_b"]["files"]) == ["b_table.csv", "b_table.md"]
 
 
