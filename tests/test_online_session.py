@@ -691,3 +691,40 @@ def test_every_learner_class_has_an_example():
     S = random_connected_graph(np.random.default_rng(0), N, p=0.15)
     for cls in ol.LEARNER_CLASSES.values():
         assert type(example_learner(cls, S)) is cls
+
+
+@pytest.mark.parametrize("cls", sorted(ol.LEARNER_CLASSES))
+def test_hyper_parameters_are_validated_once_at_construction(cls, graph, monkeypatch):
+    """Each hyper-parameter is checked when the learner is built, once; a pass (reset, rounds) checks none."""
+    import importlib
+    import pkgutil
+
+    from graphsel_lib import _validation
+
+    S, M, y, classes = graph
+    calls = []
+
+    def counting(check):
+        def counted(value, what="seed", *args, **kwargs):  # check_seed's name defaults to "seed"
+            calls.append(what)
+            return check(value, what, *args, **kwargs)
+
+        return counted
+
+    for info in pkgutil.iter_modules(ol.__path__):
+        if info.name in ("protocol", "session"):  # run checks its own arguments (rounds, n_classes)
+            continue
+        module = importlib.import_module(f"graphsel_lib.online.{info.name}")
+        for name in ("check_positive", "check_probability", "check_integer", "check_seed"):
+            if getattr(module, name, None) is getattr(_validation, name):
+                monkeypatch.setattr(module, name, counting(getattr(_validation, name)))
+    learner = example_learner(ol.LEARNER_CLASSES[cls], S)
+    own = {name.split("__")[-1] for name in learner.get_params(deep=True)}  # with a wrapped learner's
+    checked = [what for what in calls if what.split()[-1] in own]  # "query probability p" names p
+    assert len(checked) == len(set(checked)), f"{cls}: validated more than once: {checked}"
+    features = ol.node_ids(N) if "S" in own else M
+    del calls[:]
+    labels = classes if learner.multiclass else y
+    for seed in (0, 1):
+        ol.run(learner, features, labels, seed=seed, n_classes=3 if learner.multiclass else None)
+    assert not calls, f"{cls}: a pass validates {calls} again"

@@ -147,8 +147,8 @@ class BBQEps(_OneHotRidge):
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(loop.BBQEPS_RULE, eps=self.eps, delta=self.delta)
 
-    def compiled_state(self, loop):
-        return super().compiled_state(loop)._replace(sum_xxT=full_symmetric(self._C))
+    def compiled_state(self):
+        return super().compiled_state()._replace(sum_xxT=full_symmetric(self._C))
 
     def take_compiled_state(self, compiled):
         super().take_compiled_state(compiled)
@@ -218,8 +218,8 @@ class DGS(_OneHotRidge):
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(loop.DGS_RULE, delta=self.delta)
 
-    def compiled_state(self, loop):
-        return super().compiled_state(loop)._replace(dgs_sum_r=np.array([float(self.sum_r)]))
+    def compiled_state(self):
+        return super().compiled_state()._replace(dgs_sum_r=np.array([float(self.sum_r)]))
 
     def take_compiled_state(self, compiled):
         super().take_compiled_state(compiled)

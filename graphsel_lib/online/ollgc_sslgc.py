@@ -47,7 +47,7 @@ class OLLGC(Params):
         self.mu = check_positive(mu, "mu")
 
     def reset(self, d, n_classes, rng):
-        self.state = RidgeState(d, self.mu)
+        self.state = RidgeState.checked(d, self.mu)
 
     def predict(self, x):
         s = float(np.dot(self.state.w, x))
@@ -143,7 +143,7 @@ class RidgeOneVsRest(StackedOneVsRest):
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
-        self.states = [RidgeState(d, self.binary.mu, out=self.W[k]) for k in range(int(n_classes))]
+        self.states = [RidgeState.checked(d, self.binary.mu, out=self.W[k]) for k in range(int(n_classes))]
 
     def wants_label(self, x, t, info):
         if self._rule is None:
@@ -167,10 +167,10 @@ class RidgeOneVsRest(StackedOneVsRest):
                 self.states[k].update(x, z, u, v)
 
     def compiled_form(self):
-        """The K learners compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
+        """The K learners' compiled rule (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
         b = self.binary
         if self._rule is None:  # OLLGC: every label is told
-            return self.compiled_stack("ridge", mu=b.mu)
-        return self.compiled_stack(
+            return self.stack_rule("ridge", mu=b.mu)
+        return self.stack_rule(
             "ridge", mu=b.mu, selective=True, kappa=b.kappa, include_current=b.include_current
         )

@@ -11,10 +11,12 @@ node counts as queried (``trace.n_queried``) if any learner queried it, while
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._params import Params
-from .protocol import check_learner
+from .protocol import CompiledRule, check_learner
 from .scores import row_scores
 
 __all__ = ["OneVsRest", "StackedOneVsRest", "learner_generators"]
@@ -28,6 +30,25 @@ def learner_generators(rng, K):
     """
     seeds = rng.integers(0, 2**63 - 1, size=int(K), dtype=np.int64)
     return [np.random.default_rng(int(s)) for s in seeds]
+
+
+def _stacked_loop():
+    """:mod:`~graphsel_lib.online.stacked_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
+    try:
+        from . import stacked_loop
+    except ImportError:  # numba missing or broken: the learners run their Python rounds
+        return None
+    return stacked_loop
+
+
+def _same_every_call(factory):
+    """True for a factory that builds equal learners on every call: a class, or a partial of one with keyword arguments.
+
+    (The learners' constructors draw nothing: a seed is kept, not used, until ``reset``.)
+    """
+    if isinstance(factory, functools.partial):
+        return isinstance(factory.func, type) and not factory.args
+    return isinstance(factory, type)
 
 
 class StackedOneVsRest:
@@ -55,28 +76,33 @@ class StackedOneVsRest:
         return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
     def compiled_form(self):
-        """The same K learners compiled by numba, or None (here: None; a stacked form with compiled rounds overrides it).
+        """The :class:`~graphsel_lib.online.protocol.CompiledRule` of these K learners, or None (here: None).
 
-        A stacked form builds its compiled twin from
-        :mod:`~graphsel_lib.online.stacked_loop` (which imports no learner)
-        with its own rules and parameters, and returns None if numba cannot
-        be imported (:meth:`compiled_stack`).
+        A stacked form with compiled rounds returns the ``StackRule`` of its
+        rules and parameters (:meth:`stack_rule`).
         """
         return None
 
+    def coin_generators(self, K, rng):
+        """Random sampling's K coin generators, or None (every label told, or a rule that draws none)."""
+        return None
+
     @staticmethod
-    def compiled_stack(rule, **params):
-        """``stacked_loop.CompiledStack(rule, **params)``, or None if numba cannot be imported.
+    def stack_rule(rule, **params):
+        """``CompiledRule(play_stacked, stack_rule(rule, **params))`` of :mod:`~graphsel_lib.online.stacked_loop`.
 
         ``rule`` is ``"gpa"`` (``w_k += z_k x``) or ``"ridge"`` (Sherman–Morrison);
-        ``params`` are the compiled learners' (see
-        :class:`~graphsel_lib.online.stacked_loop.CompiledStack`).
+        None if numba cannot be imported.
         """
-        try:
-            from . import stacked_loop
-        except ImportError:  # numba missing or broken: the stacked form keeps its Python rounds
+        loop = _stacked_loop()
+        return None if loop is None else CompiledRule(loop.play_stacked, loop.stack_rule(rule, **params))
+
+    def compiled_twin(self):
+        """The same K learners compiled (a ``stacked_loop.CompiledStack`` of :meth:`compiled_form`), or None."""
+        form = self.compiled_form()
+        if form is None:
             return None
-        return stacked_loop.CompiledStack(rule, **params)
+        return _stacked_loop().CompiledStack(form.rule, self.coin_generators)
 
 
 class OneVsRest(Params):
@@ -142,17 +168,20 @@ class OneVsRest(Params):
     def reset(self, d, n_classes, rng):
         K = int(n_classes)
         self.n_classes = K
-        learners = [check_learner(self.make_binary_learner()) for _ in range(K)]
-        first = learners[0]
+        # a class or a partial of one builds K equal learners: the one built (and validated) in __init__
+        # stands for them; another factory is called K times and its learners compared
+        same = _same_every_call(self.make_binary_learner)
+        learners = None if self.stacked and same else [self._build() for _ in range(K)]
+        first = self._sample if learners is None else learners[0]
         stack = None
         if (
             self.stacked
             and callable(getattr(first, "one_vs_rest", None))
-            and all(type(b) is type(first) and repr(b) == repr(first) for b in learners)
+            and (learners is None or all(type(b) is type(first) and repr(b) == repr(first) for b in learners))
         ):
             stack = first.one_vs_rest()  # None if the learner has no stacked form
         if stack is not None and self.compiled:
-            stack = stack.compiled_form() or stack  # None: no compiled twin, or numba cannot be imported
+            stack = stack.compiled_twin() or stack  # None: no compiled twin, or numba cannot be imported
         if stack is not None:
             # K identical deterministic learners: run them as one stacked learner
             self.learners, self.stack = None, stack
@@ -163,6 +192,7 @@ class OneVsRest(Params):
                 self.stack.update,
             )
             return
+        learners = [self._build() for _ in range(K)] if learners is None else learners
         self.learners, self.stack = learners, None
         for learner, own in zip(learners, learner_generators(rng, K), strict=True):
             learner.reset(d, 2, own)
@@ -176,6 +206,9 @@ class OneVsRest(Params):
             self._generic_wants_label,
             self._generic_update,
         )
+
+    def _build(self):
+        return check_learner(self.make_binary_learner())
 
     def predict(self, x):
         return self._predict(x)

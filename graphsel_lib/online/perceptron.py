@@ -13,8 +13,6 @@ Tie rule (all learners of the package): ``sign(0) = +1``.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from .._validation import check_probability
@@ -89,8 +87,8 @@ class GPAOneVsRest(StackedOneVsRest):
                 self._rows[k] += z * x
 
     def compiled_form(self):
-        """The K perceptrons compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
-        return self.compiled_stack("gpa")
+        """The K perceptrons' compiled rule (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
+        return self.stack_rule("gpa")
 
 
 class RandomSampling(GPA):
@@ -140,7 +138,7 @@ class RandomSamplingOneVsRest(GPAOneVsRest):
 
     def reset(self, d, n_classes, rng):
         super().reset(d, n_classes, rng)
-        self.rngs = coin_generators(self.binary, n_classes, rng)
+        self.rngs = self.coin_generators(n_classes, rng)
 
     def wants_label(self, x, t, info):
         p = self.binary.p
@@ -148,10 +146,11 @@ class RandomSamplingOneVsRest(GPAOneVsRest):
         return any(queried)
 
     def compiled_form(self):
-        """The K learners compiled by numba, with the same K coin generators, or None."""
-        return self.compiled_stack(
-            "gpa", coin_generators=partial(coin_generators, self.binary), p=self.binary.p
-        )
+        """The K learners' compiled rule (random sampling with probability p), or None."""
+        return self.stack_rule("gpa", p=self.binary.p)
+
+    def coin_generators(self, K, rng):
+        return coin_generators(self.binary, K, rng)
 
 
 def coin_generators(binary, K, rng):

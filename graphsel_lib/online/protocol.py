@@ -66,23 +66,25 @@ Two optional members:
         None means "play it round by round". The compiled learners do this
         (the stacked one-vs-rest forms, CMOG/MSG/BBQ/BBQ_ε/DGS, the
         relaxation learner's push kernel).
-    compiled_form() -> compiled object or None
-        How a learner with compiled rounds reaches them: it builds the object
-        that a loop module (``stacked_loop``, ``multiclass_loop``,
-        ``relaxation_loop``; none imports a learner) plays, from its own
-        rules and parameters, or returns None (numba missing, a subclass
-        with other rules). A stacked one-vs-rest form returns a whole
-        compiled learner, which :class:`~graphsel_lib.online.OneVsRest` runs
-        in its place; a multiclass ridge learner its ``MulticlassRule``; the
-        relaxation learner its ``PushKernel``.
+    compiled_form() -> CompiledRule or None
+        How a learner with compiled rounds reaches them: a
+        :class:`CompiledRule`, the loop's ``play`` function and the record of
+        the learner's rule and parameters (a ``StackRule`` of ``stacked_loop``,
+        a ``MulticlassRule`` of ``multiclass_loop``, the ``PushKernel`` of
+        ``relaxation_loop``; no loop imports a learner), or None (numba
+        missing, a subclass with other rules). :class:`CompiledPass` plays
+        it: ``compiled_pass`` and ``pass_releases_gil`` from
+        ``compiled_form``, ``compiled_state`` and ``take_compiled_state``.
 """
 
 from __future__ import annotations
 
 import time
 import weakref
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -93,10 +95,75 @@ try:  # BLAS threads only slow down the d ≈ 100 operations of one round
 except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
     threadpool_limits = None
 
-__all__ = ["Trace", "run", "check_learner", "learner_rng"]
+__all__ = ["CompiledPass", "CompiledRule", "Trace", "run", "check_learner", "learner_rng"]
 
 _METHODS = ("reset", "predict", "wants_label", "update")
 PROGRESS_EVERY = 1000  # rounds between two updates of run's progress bar
+
+
+class CompiledRule(NamedTuple):
+    """What ``compiled_form()`` returns: the loop function that plays a pass and the record of the learner's rule.
+
+    ``play(rule, state, rng, X, order, y, keys, progress)`` plays every round
+    of ``order``, updates ``state`` in place and returns ``(predictions,
+    scores, queried, elapsed, records)``; ``rule`` is the loop's record of the
+    learner's rule and parameters (a namedtuple, which numba compiles).
+    """
+
+    play: Callable[..., Any]
+    rule: tuple
+
+
+class CompiledPass:
+    """Mixin: a learner's whole pass played by the loop of its :meth:`compiled_form`.
+
+    A learner defines ``compiled_form()`` (a :class:`CompiledRule` or None),
+    ``compiled_state()`` (the loop's state record, built from its own state)
+    and, if the loop updated copies, ``take_compiled_state(state)``; a
+    learner with query coins returns their generator from ``compiled_coin()``.
+    ``_compiled_keys`` are the ``info`` keys the loop records.
+    """
+
+    _compiled_keys: frozenset[str] = frozenset({"score"})
+
+    def compiled_form(self) -> CompiledRule | None:
+        return None
+
+    def compiled_state(self) -> tuple:
+        raise NotImplementedError
+
+    def take_compiled_state(self, state: tuple) -> None:
+        """Set the learner's state from the record a pass updated (nothing if it updated the learner's arrays)."""
+
+    def compiled_coin(self) -> Any:
+        """What the compiled pass draws query coins from (here: a generator it never draws from)."""
+        return np.random.default_rng(0)
+
+    @property
+    def pass_releases_gil(self) -> bool:
+        """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
+        return self.compiled_form() is not None
+
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+    ) -> tuple | None:
+        """Play every round of ``order`` compiled, or None (no compiled form, or a key it does not record).
+
+        ``run`` then plays the rounds in Python. The learner's state ends as
+        the per-round methods leave it.
+        """
+        form = self.compiled_form()
+        if form is None or not set(keys) <= self._compiled_keys:
+            return None
+        state = self.compiled_state()
+        out = form.play(form.rule, state, self.compiled_coin(), X, order, y, keys, progress)
+        self.take_compiled_state(state)
+        return out
 
 
 @dataclass(eq=False)

@@ -78,6 +78,7 @@ import scipy.sparse as sp
 
 from .._validation import check_integer, check_positive
 from ._params import Params
+from .protocol import CompiledRule
 from .push import Pusher, _check_graph
 
 __all__ = [
@@ -241,7 +242,11 @@ def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
     Raises ``ValueError`` for ``β ≤ 0``, isolated nodes, or more than ``max_nodes`` nodes.
     """
     S, deg = _check_graph(S)
-    beta = _check_beta(beta)
+    return _dense_kernel(S, deg, _check_beta(beta), max_nodes)
+
+
+def _dense_kernel(S, deg, beta, max_nodes):
+    """:func:`relaxation_kernel` on a checked graph and β (the learner's, validated when it was built)."""
     n = S.shape[0]
     if n > max_nodes:
         raise ValueError(f"the dense relaxation kernel needs n ≤ max_nodes={max_nodes}, got n = {n}")
@@ -253,7 +258,11 @@ def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
 def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
     """``trace K = Σ_i 1/(λ_i/(2β) + 1/(2n))`` over the eigenvalues λ_i of ``L_sym`` (dense, small graphs)."""
     S, deg = _check_graph(S)
-    beta = _check_beta(beta)
+    return _dense_kernel_trace(S, deg, _check_beta(beta), max_nodes)
+
+
+def _dense_kernel_trace(S, deg, beta, max_nodes):
+    """:func:`relaxation_kernel_trace` on a checked graph and β."""
     n = S.shape[0]
     if n > max_nodes:
         raise ValueError(f"trace K needs a dense eigendecomposition: n = {n} > max_nodes={max_nodes}")
@@ -263,6 +272,15 @@ def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
 
 
 # --------------------------------------------------------------------------- the learner
+
+
+def _relaxation_loop():
+    """:mod:`~graphsel_lib.online.relaxation_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
+    try:
+        from . import relaxation_loop
+    except ImportError:  # numba missing or broken: the learners run their Python rounds
+        return None
+    return relaxation_loop
 
 
 class Relaxation(Params):
@@ -353,7 +371,7 @@ class Relaxation(Params):
         self.max_dense_nodes = check_integer(max_dense_nodes, "max_dense_nodes", minimum=1)
         self.tau0 = tau0
         if kernel == "exact":
-            self._K = relaxation_kernel(S, self.beta, max_nodes=self.max_dense_nodes)
+            self._K = _dense_kernel(S, deg, self.beta, self.max_dense_nodes)
         else:
             self._pusher = Pusher(S, backend=push_backend)
             self._sqrt_deg = np.sqrt(deg)
@@ -362,7 +380,7 @@ class Relaxation(Params):
                 if kernel == "exact":
                     self.tau0_value = float(np.trace(self._K))
                 else:
-                    self.tau0_value = relaxation_kernel_trace(S, self.beta, max_nodes=self.max_dense_nodes)
+                    self.tau0_value = _dense_kernel_trace(S, deg, self.beta, self.max_dense_nodes)
             else:
                 self.tau0_value = 2.0 * float(n) ** 2
         else:
@@ -425,18 +443,20 @@ class Relaxation(Params):
         return self.kernel == "push" and self._pusher.backend == "numba"
 
     def compiled_form(self):
-        """The push kernel of the compiled rounds (a :class:`~graphsel_lib.online.relaxation_loop.PushKernel`), or None.
+        """The push kernel of the compiled rounds, or None.
 
-        None unless the kernel is ``"push"`` on numba's backend (or if numba cannot be imported).
+        A :class:`~graphsel_lib.online.protocol.CompiledRule` of
+        :func:`~graphsel_lib.online.relaxation_loop.play_relaxation` and the
+        :class:`~graphsel_lib.online.relaxation_loop.PushKernel` (the graph,
+        α, ε); None unless the kernel is ``"push"`` on numba's backend (or if
+        numba cannot be imported). Its :meth:`compiled_pass` adds the query
+        rule of a wrapper, so it plays the rule itself.
         """
-        if not self.pass_releases_gil:
-            return None
-        try:
-            from . import relaxation_loop
-        except ImportError:  # numba missing or broken
+        loop = _relaxation_loop() if self.pass_releases_gil else None
+        if loop is None:
             return None
         graph = self._pusher.kernel_args(self.eps)
-        return relaxation_loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n)
+        return CompiledRule(loop.play_relaxation, loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n))
 
     def compiled_pass(self, X, order, y, keys, progress=None, *, query=("every", None, None)):
         """Play every round of ``order`` in :func:`~graphsel_lib.online.relaxation_loop.relaxation_rounds`.
@@ -456,16 +476,16 @@ class Relaxation(Params):
             return None
         if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
             return None  # not node ids: the Python path says what is wrong
-        kernel = self.compiled_form()
-        if kernel is None:
+        form = self.compiled_form()
+        if form is None:
             return None
-        from . import relaxation_loop as rl
+        rl = _relaxation_loop()
 
         code = {"every": rl.EVERY, "margin": rl.MARGIN, "random": rl.RANDOM}[rule]
         query_rule = rl.QueryRule(code, 0.0 if param is None else float(param))
         rng = np.random.default_rng(0) if rng is None else rng  # EVERY draws nothing
         state = rl.RelaxationState(self.G, self._seen, np.array([self.a, self.tau]))
-        out = rl.play_relaxation(kernel, state, query_rule, rng, order, y, keys, progress)
+        out = form.play(form.rule, state, query_rule, rng, order, y, keys, progress)
         self.a, self.tau = float(state.a_tau[0]), float(state.a_tau[1])
         return out
 

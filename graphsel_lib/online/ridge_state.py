@@ -25,6 +25,7 @@ from scipy.linalg.blas import daxpy, dsymv, dsyr
 
 from .._validation import check_positive
 from ._params import Params
+from .protocol import CompiledPass, CompiledRule
 
 __all__ = ["RidgeState", "SharedRidge", "full_symmetric"]
 
@@ -53,9 +54,21 @@ class RidgeState:
         Number of rank-one updates.
     """
 
-    def __init__(self, d, reg, n_outputs=None, *, out=None):
+    def __init__(self, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None):
+        self._build(d, check_positive(reg, "reg"), n_outputs, out)
+
+    @classmethod
+    def checked(
+        cls, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None
+    ) -> RidgeState:
+        """A fresh state for a learner's pass, ``reg`` its hyper-parameter validated when the learner was built."""
+        state = cls.__new__(cls)
+        state._build(d, float(reg), n_outputs, out)
+        return state
+
+    def _build(self, d, reg, n_outputs, out):
         self.d = int(d)
-        self.reg = check_positive(reg, "reg")
+        self.reg = reg
         # upper triangle of A^{-1} = I / reg; the strict lower triangle is never read
         self._Ainv = np.asfortranarray(np.eye(self.d) / self.reg)
         if out is None:
@@ -100,7 +113,7 @@ class RidgeState:
 
 
 def _multiclass_loop():
-    """:mod:`~graphsel_lib.online.multiclass_loop` (numba), or None if numba cannot be imported."""
+    """:mod:`~graphsel_lib.online.multiclass_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
     try:
         from . import multiclass_loop
     except ImportError:  # numba missing or broken: the learners run their Python rounds
@@ -108,12 +121,13 @@ def _multiclass_loop():
     return multiclass_loop
 
 
-class SharedRidge(Params):
+class SharedRidge(CompiledPass, Params):
     """One ``RidgeState`` with K outputs, reset per pass (base of the learners below).
 
     Compiled form. A learner class that defines its own ``compiled_rule``
     (CMOG, MSG, BBQ, BBQEps, DGS) has its whole pass played by
-    :func:`~graphsel_lib.online.multiclass_loop.play_multiclass`:
+    :func:`~graphsel_lib.online.multiclass_loop.play_multiclass`
+    (:class:`~graphsel_lib.online.protocol.CompiledPass`):
     ``compiled_rule(loop)`` returns the
     :class:`~graphsel_lib.online.multiclass_loop.MulticlassRule` of its rule
     and parameters, built with ``loop.multiclass_rule``. A subclass that does
@@ -127,20 +141,15 @@ class SharedRidge(Params):
     _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
 
     def compiled_form(self):
-        """The compiled rule of exactly this class (a ``MulticlassRule``), or None (another class, numba missing)."""
+        """The compiled rule of exactly this class, or None (another class, numba missing)."""
         compiled_rule = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
         loop = _multiclass_loop() if compiled_rule is not None else None
-        return None if loop is None else compiled_rule(self, loop)
+        return None if loop is None else CompiledRule(loop.play_multiclass, compiled_rule(self, loop))
 
-    @property
-    def pass_releases_gil(self):
-        """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
-        return self.compiled_form() is not None
-
-    def compiled_state(self, loop):
+    def compiled_state(self):
         """The state as a :class:`~graphsel_lib.online.multiclass_loop.MulticlassState` of fresh arrays."""
         st = self.state
-        return loop.MulticlassState(
+        return _multiclass_loop().MulticlassState(
             Ainv=st.inverse(),
             W=np.ascontiguousarray(st.w.T),
             sum_xxT=np.zeros((0, 0)),
@@ -148,36 +157,15 @@ class SharedRidge(Params):
             n_updates=np.zeros(1, dtype=np.int64),
         )
 
-    def compiled_coin(self):
-        """The generator the compiled pass draws query coins from (a learner with coins returns its own)."""
-        return np.random.default_rng(0)  # no draw is made
-
     def take_compiled_state(self, compiled):
         """Set the state from the ``MulticlassState`` a compiled pass updated."""
         st = self.state
         st._Ainv, st.w = np.asfortranarray(compiled.Ainv), np.ascontiguousarray(compiled.W.T)
         st.n_updates += int(compiled.n_updates[0])
 
-    def compiled_pass(self, X, order, y, keys, progress=None):
-        """Play every round of ``order`` compiled (:mod:`~graphsel_lib.online.multiclass_loop`), or None.
-
-        None for a subclass without its own ``compiled_rule``, for a record key
-        the compiled pass does not keep, or without numba: ``run`` then plays the
-        rounds in Python. The state (``A^{-1}``, ``W``, BBQ_ε's ``C``, DGS's Σ,
-        the generator of MSG's coin) ends as the per-round methods leave it.
-        """
-        rule = self.compiled_form()
-        if rule is None or not set(keys) <= self._compiled_keys:
-            return None
-        loop = _multiclass_loop()
-        state = self.compiled_state(loop)
-        out = loop.play_multiclass(rule, state, self.compiled_coin(), X, order, y, keys, progress)
-        self.take_compiled_state(state)
-        return out
-
     def reset(self, d, n_classes, rng):
         self.n_classes = int(n_classes)
-        self.state = RidgeState(d, self.gamma, n_outputs=self.n_classes)
+        self.state = RidgeState.checked(d, self.gamma, n_outputs=self.n_classes)
         self._classes = range(self.n_classes)
         self._eye = np.eye(self.n_classes)  # one-hot targets are its rows
 
