@@ -84,9 +84,10 @@ import weakref
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import as_real_matrix, check_integer
 
@@ -95,9 +96,41 @@ try:  # BLAS threads only slow down the d ≈ 100 operations of one round
 except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
     threadpool_limits = None
 
-__all__ = ["CompiledPass", "CompiledRule", "Trace", "run", "check_learner", "learner_rng"]
+__all__ = [
+    "CompiledPass",
+    "CompiledRule",
+    "Info",
+    "Learner",
+    "Seed",
+    "Trace",
+    "run",
+    "check_learner",
+    "learner_rng",
+]
 
 _METHODS = ("reset", "predict", "wants_label", "update")
+
+#: A seed: an int, a generator (used as is) or None (fresh entropy, or the generator ``run`` hands to ``reset``).
+Seed: TypeAlias = int | np.random.Generator | None
+#: The per-round ``info`` dict of a learner (module docstring).
+Info: TypeAlias = dict[str, Any]
+
+
+class Learner(Protocol):
+    """The online-learner interface of the module docstring, for type checkers."""
+
+    multiclass: bool
+
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None: ...
+
+    def predict(self, x: np.ndarray) -> tuple[int, Info]: ...
+
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool: ...
+
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None: ...
+
+
+L = TypeVar("L")
 PROGRESS_EVERY = 1000  # rounds between two updates of run's progress bar
 
 
@@ -255,7 +288,7 @@ class Trace:
         """Mean over the K binary learners of their number of queried labels."""
         return float(self._binary("binary_queried").sum(axis=0).mean())
 
-    def cumulative(self, what="mistakes") -> np.ndarray:
+    def cumulative(self, what: str = "mistakes") -> np.ndarray:
         """Running count of ``"mistakes"`` or ``"queried"`` after each round."""
         return np.cumsum(getattr(self, what))
 
@@ -266,7 +299,7 @@ class Trace:
         )
 
 
-def check_learner(learner):
+def check_learner(learner: L) -> L:
     """Raise TypeError unless ``learner`` has the online-learner interface."""
     if isinstance(learner, type):
         raise TypeError(f"{learner.__name__} is a class, not an online learner: pass an instance, e.g. GPA()")
@@ -277,7 +310,7 @@ def check_learner(learner):
     return learner
 
 
-def learner_rng(seed, fallback):
+def learner_rng(seed: Seed, fallback: np.random.Generator) -> np.random.Generator:
     """The generator a randomised learner uses: its own ``seed`` if given, else ``fallback``."""
     return fallback if seed is None else np.random.default_rng(seed)
 
@@ -491,18 +524,18 @@ def _make_trace(learner, order, labels, predictions, scores, mistakes, queried, 
 
 
 def run(
-    learner,
-    M,
-    y,
-    order=None,
-    seed=0,
+    learner: Learner,
+    M: ArrayLike,
+    y: ArrayLike,
+    order: ArrayLike | None = None,
+    seed: int | None = 0,
     *,
-    rounds=None,
-    n_classes=None,
-    record=(),
-    blas_threads=1,
-    progress=False,
-):
+    rounds: int | None = None,
+    n_classes: int | None = None,
+    record: tuple[str, ...] | list[str] = (),
+    blas_threads: int | None = 1,
+    progress: bool = False,
+) -> Trace:
     """Run one online pass of ``learner`` over the nodes and return its :class:`Trace`.
 
     Parameters
@@ -563,12 +596,12 @@ def run(
     """
     check_learner(learner)
     multiclass = bool(learner.multiclass)
-    M, y, order, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
-    T = _check_rounds(rounds, M.shape[1])
-    order = order[:T]
-    X, keys, _ = _start(learner, M, K, seed, record)
-    olist = order.tolist()
-    yo = y[order]
+    Mx, yx, ox, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
+    T = _check_rounds(rounds, Mx.shape[1])
+    nodes = ox[:T]
+    X, keys, _ = _start(learner, Mx, K, seed, record)
+    olist = nodes.tolist()
+    yo = yx[nodes]
     ylist = yo.tolist()  # Python ints: cheap to index in the loop
 
     # per-round results go into Python lists (cheaper to set than numpy items)
@@ -586,10 +619,10 @@ def run(
         compiled = getattr(learner, "compiled_pass", None)
         if callable(compiled):
             with limit:
-                out = compiled(X, order, yo, keys, None if bar is None else bar.update)
+                out = compiled(X, nodes, yo, keys, None if bar is None else bar.update)
             if out is not None:
                 pred, scores, queried, elapsed, records = out
-                return _make_trace(learner, order, yo, pred, scores, pred != yo, queried, elapsed, records)
+                return _make_trace(learner, nodes, yo, pred, scores, pred != yo, queried, elapsed, records)
         with limit:
             t0 = clock()
             for t in range(T):
@@ -614,5 +647,5 @@ def run(
         if bar is not None:
             bar.close()
 
-    predictions = np.asarray(predictions, dtype=np.int64)
-    return _make_trace(learner, order, yo, predictions, scores, predictions != yo, queried, elapsed, recorded)
+    labels = np.asarray(predictions, dtype=np.int64)
+    return _make_trace(learner, nodes, yo, labels, scores, labels != yo, queried, elapsed, recorded)

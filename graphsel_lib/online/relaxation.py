@@ -71,14 +71,17 @@ that optional package is importable (:class:`Pusher`, identical results).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 from .._validation import check_integer, check_positive
 from ._params import Params
-from .protocol import CompiledRule
+from .protocol import CompiledRule, Info
 from .push import Pusher, _check_graph
 
 __all__ = [
@@ -99,7 +102,7 @@ KERNELS = ("exact", "push")
 # --------------------------------------------------------------------------- small pieces
 
 
-def node_ids(n):
+def node_ids(n: int) -> np.ndarray:
     """The (1, n) float feature matrix ``[[0, 1, ..., n-1]]`` that :class:`Relaxation` reads node ids from."""
     n = check_integer(n, "n")
     if n < 1:
@@ -110,7 +113,7 @@ def node_ids(n):
 MAX_DENSE_NODES = 6000  #: the largest graph the exact (dense) kernel is built for
 
 
-def kernel_for(n_nodes):
+def kernel_for(n_nodes: int) -> str:
     """``"exact"`` up to :data:`MAX_DENSE_NODES` nodes (a dense K, built once), ``"push"`` beyond (FastONL)."""
     return "exact" if n_nodes <= MAX_DENSE_NODES else "push"
 
@@ -126,7 +129,7 @@ def read_node_id(x, n, seen):
     return u
 
 
-def project_simplex(psi, *, return_support=False):
+def project_simplex(psi: ArrayLike, *, return_support: bool = False) -> Any:
     """Euclidean projection of ``psi`` onto the probability simplex (sort-based water filling).
 
     ``q = argmin_{q ≥ 0, Σq = 1} ‖q − ψ‖`` is ``q = max(ψ − θ, 0)`` with the
@@ -174,7 +177,7 @@ def project_simplex(psi, *, return_support=False):
     return q
 
 
-def multiclass_hinge(psi, y, q=None):
+def multiclass_hinge(psi: ArrayLike, y: int, q: np.ndarray | None = None) -> tuple[float, np.ndarray]:
     """Multiclass hinge surrogate ``ℓ(ψ, y)`` and its gradient in ``ψ`` (FastONL, Rakhlin–Sridharan).
 
     With ``q = Π_Δ(ψ)`` (:func:`project_simplex`) and ``S`` its support::
@@ -236,7 +239,7 @@ def _kernel_inverse(S, deg, beta):
     return A
 
 
-def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
+def relaxation_kernel(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) -> np.ndarray:
     """Dense ``K = (L_sym/(2β) + I/(2n))^{-1}`` by a Cholesky factorisation (small graphs).
 
     Raises ``ValueError`` for ``β ≤ 0``, isolated nodes, or more than ``max_nodes`` nodes.
@@ -255,7 +258,7 @@ def _dense_kernel(S, deg, beta, max_nodes):
     return (K + K.T) / 2
 
 
-def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
+def relaxation_kernel_trace(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) -> float:
     """``trace K = Σ_i 1/(λ_i/(2β) + 1/(2n))`` over the eigenvalues λ_i of ``L_sym`` (dense, small graphs)."""
     S, deg = _check_graph(S)
     return _dense_kernel_trace(S, deg, _check_beta(beta), max_nodes)
@@ -343,15 +346,15 @@ class Relaxation(Params):
 
     def __init__(
         self,
-        S,
+        S: Any,
         *,
-        beta,
-        kernel="exact",
-        eps=1e-4,
-        tau0=None,
-        push_backend="auto",
-        max_dense_nodes=MAX_DENSE_NODES,
-    ):
+        beta: float,
+        kernel: str = "exact",
+        eps: float = 1e-4,
+        tau0: str | float | None = None,
+        push_backend: str = "auto",
+        max_dense_nodes: int = MAX_DENSE_NODES,
+    ) -> None:
         S, deg = _check_graph(S)
         self.beta = _check_beta(beta)
         if kernel not in KERNELS:
@@ -386,11 +389,11 @@ class Relaxation(Params):
         else:
             self.tau0_value = tau0_value
 
-    def node_features(self):
+    def node_features(self) -> np.ndarray:
         """``node_ids(n)``: the feature matrix to run this learner on."""
         return node_ids(self.n)
 
-    def kernel_column(self, u):
+    def kernel_column(self, u: int) -> tuple[np.ndarray, np.ndarray]:
         """``(nodes, values)`` of ``K[:, u]`` as this learner sees it (exact or pushed)."""
         if self.kernel == "exact":
             return np.arange(self.n), self._K[u].copy()
@@ -398,7 +401,7 @@ class Relaxation(Params):
         vals *= (2.0 * self.n * self._sqrt_deg[u]) / self._sqrt_deg[nodes]
         return nodes, vals
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         if d != 1:
             raise ValueError(
                 f"Relaxation reads node ids: run it on M = node_ids(n) of shape (1, n), got d = {d} features"
@@ -412,7 +415,7 @@ class Relaxation(Params):
     def _node(self, x):
         return read_node_id(x, self.n, self._seen)
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         u = self._node(x)
         if self.kernel == "exact":
             k = self._K[u]  # row u = column u (K symmetric), contiguous
@@ -430,7 +433,7 @@ class Relaxation(Params):
         q = project_simplex(psi)
         return int(np.argmax(q)), {"score": q, "psi": psi, "v": v, "kuu": kuu, "node": u, "support": size}
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
     # --- the whole pass compiled (run, and the query wrappers around this learner)
@@ -438,11 +441,11 @@ class Relaxation(Params):
     _compiled_keys = frozenset({"score", "psi", "v", "kuu", "node", "support"})
 
     @property
-    def pass_releases_gil(self):
+    def pass_releases_gil(self) -> bool:
         """True when passes run compiled without the GIL: the push kernel on numba's backend."""
         return self.kernel == "push" and self._pusher.backend == "numba"
 
-    def compiled_form(self):
+    def compiled_form(self) -> CompiledRule | None:
         """The push kernel of the compiled rounds, or None.
 
         A :class:`~graphsel_lib.online.protocol.CompiledRule` of
@@ -458,7 +461,16 @@ class Relaxation(Params):
         graph = self._pusher.kernel_args(self.eps)
         return CompiledRule(loop.play_relaxation, loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n))
 
-    def compiled_pass(self, X, order, y, keys, progress=None, *, query=("every", None, None)):
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+        *,
+        query: tuple[str, float | None, np.random.Generator | None] = ("every", None, None),
+    ) -> tuple | None:
         """Play every round of ``order`` in :func:`~graphsel_lib.online.relaxation_loop.relaxation_rounds`.
 
         The push kernel on numba's backend only; ``query = (rule, param, rng)``
@@ -489,7 +501,7 @@ class Relaxation(Params):
         self.a, self.tau = float(state.a_tau[0]), float(state.a_tau[1])
         return out
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         loss, g = multiclass_hinge(info["psi"], y, info["score"])
         u, kuu = info["node"], info["kuu"]
         self.G[u] = g

@@ -20,6 +20,8 @@ The naive twins in :mod:`graphsel_lib.online.reference` solve from scratch.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.linalg.blas import daxpy, dsymv, dsyr
 
@@ -54,7 +56,9 @@ class RidgeState:
         Number of rank-one updates.
     """
 
-    def __init__(self, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None):
+    def __init__(
+        self, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None
+    ) -> None:
         self._build(d, check_positive(reg, "reg"), n_outputs, out)
 
     @classmethod
@@ -82,22 +86,22 @@ class RidgeState:
             self.w = out
         self.n_updates = 0
 
-    def solve(self, x):
+    def solve(self, x: np.ndarray) -> np.ndarray:
         """``u = A^{-1} x`` (one symmetric matrix-vector product)."""
         return dsymv(1.0, self._Ainv, x)
 
-    def variance(self, x):
+    def variance(self, x: np.ndarray) -> tuple[np.ndarray, float]:
         """``(u, v)`` with ``u = A^{-1} x`` and ``v = x^T A^{-1} x`` (current ``x`` NOT in ``A``)."""
         u = dsymv(1.0, self._Ainv, x)
         return u, float(np.dot(x, u))
 
-    def update(self, x, z, u=None, v=None):
+    def update(self, x: np.ndarray, z: Any, u: np.ndarray | None = None, v: float | None = None) -> None:
         """Add the example ``(x, z)``: ``A ← A + x xᵀ``, ``B ← B + x zᵀ`` (Sherman–Morrison).
 
         ``u, v`` from :meth:`variance` on the same ``x`` may be passed to save
         the matrix-vector product.
         """
-        if u is None:
+        if u is None or v is None:
             u, v = self.variance(x)
         c = 1.0 / (1.0 + v)
         if self.w.ndim == 1:
@@ -107,7 +111,7 @@ class RidgeState:
         self._Ainv = dsyr(-c, u, a=self._Ainv, overwrite_a=True)  # in place (Fortran order)
         self.n_updates += 1
 
-    def inverse(self):
+    def inverse(self) -> np.ndarray:
         """``A^{-1}`` as a full symmetric (d, d) array (a copy, C order)."""
         return full_symmetric(self._Ainv)
 
@@ -138,15 +142,16 @@ class SharedRidge(CompiledPass, Params):
     """
 
     multiclass = True
+    gamma: float  # A_0 = γI, set by each learner's __init__
     _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
 
-    def compiled_form(self):
+    def compiled_form(self) -> CompiledRule | None:
         """The compiled rule of exactly this class, or None (another class, numba missing)."""
-        compiled_rule = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
+        compiled_rule: Any = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
         loop = _multiclass_loop() if compiled_rule is not None else None
         return None if loop is None else CompiledRule(loop.play_multiclass, compiled_rule(self, loop))
 
-    def compiled_state(self):
+    def compiled_state(self) -> Any:
         """The state as a :class:`~graphsel_lib.online.multiclass_loop.MulticlassState` of fresh arrays."""
         st = self.state
         return _multiclass_loop().MulticlassState(
@@ -157,13 +162,13 @@ class SharedRidge(CompiledPass, Params):
             n_updates=np.zeros(1, dtype=np.int64),
         )
 
-    def take_compiled_state(self, compiled):
+    def take_compiled_state(self, compiled: Any) -> None:
         """Set the state from the ``MulticlassState`` a compiled pass updated."""
         st = self.state
         st._Ainv, st.w = np.asfortranarray(compiled.Ainv), np.ascontiguousarray(compiled.W.T)
         st.n_updates += int(compiled.n_updates[0])
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         self.n_classes = int(n_classes)
         self.state = RidgeState.checked(d, self.gamma, n_outputs=self.n_classes)
         self._classes = range(self.n_classes)
@@ -182,7 +187,7 @@ class SharedRidge(CompiledPass, Params):
         return (x @ self.state.w).tolist()
 
 
-def full_symmetric(upper):
+def full_symmetric(upper: np.ndarray) -> np.ndarray:
     """The full symmetric matrix whose upper triangle is ``upper``'s (C order)."""
     U = np.triu(upper)
     return np.ascontiguousarray(U + np.triu(U, 1).T)
