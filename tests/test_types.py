@@ -1,8 +1,8 @@
 """The typed public API: every public function and method of the typed modules is annotated, and mypy passes.
 
-Typed so far: ``graph``; in ``online`` the protocol (``run``, ``Trace``, the ``Learner`` protocol) and the
-learner modules but ``wta``, ``session`` and the compiled loops; and in ``transductive`` the four methods
-(``llgc``, ``harmonic``, ``loohl``, ``transductive_gp``). Next: ``online.wta``, ``online.session``, the rest of
+Typed so far: ``graph``; in ``online`` the protocol (``run``, ``Trace``, the ``Learner`` protocol), the
+learner modules and ``Session`` (not yet the compiled loops, ``push``, ``reference``); and in ``transductive``
+the four methods (``llgc``, ``harmonic``, ``loohl``, ``transductive_gp``). Next: the rest of ``online`` and of
 ``transductive``, ``spectral``, ``datasets``, ``active``.
 """
 
@@ -26,6 +26,8 @@ from graphsel_lib.online import (
     query_wrappers,
     relaxation,
     ridge_state,
+    session,
+    wta,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +42,8 @@ TYPED = (
     bbq_dgs,
     query_wrappers,
     relaxation,
+    wta,
+    session,
 )
 #: Public functions typed ahead of their modules (mypy checks their modules' files).
 TYPED_FUNCTIONS = (transductive.llgc, transductive.harmonic, transductive.loohl, transductive.transductive_gp)
