@@ -45,9 +45,11 @@ nearest earlier-revealed positions, one backward sweep per tree); the first thre
 primitives of ``_kernels`` (fixed-order dot product, symmetric mat-vec,
 rank-one downdate, per-round records, the chunked pass driver). The loops
 import no learner: a learner reaches its compiled rounds through its own
-``compiled_form()`` (:mod:`~graphsel_lib.online.protocol`), which imports
-its loop module lazily and builds the compiled object with its own
-parameters. Naive twins (the pseudo-code, solved from scratch every round)
+``compiled_form()``, which imports its loop module lazily and returns a
+:class:`~graphsel_lib.online.protocol.CompiledRule`: the loop's ``play``
+function and the loop's record of the learner's rule and parameters (a
+``StackRule``, ``MulticlassRule`` or ``PushKernel``); the mixin
+:class:`~graphsel_lib.online.protocol.CompiledPass` plays it. Naive twins (the pseudo-code, solved from scratch every round)
 mirror the learners in :mod:`graphsel_lib.online.reference`.
 
 Adding a learner (say a DGS-like query rule on the shared ridge state):

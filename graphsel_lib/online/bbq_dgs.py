@@ -16,11 +16,14 @@ Naive twins: :mod:`graphsel_lib.online.reference`.
 from __future__ import annotations
 
 import math
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 from scipy.linalg.blas import dsymv, dsyr
 
 from .._validation import check_positive, check_probability
+from .protocol import Info
 from .ridge_state import SharedRidge, full_symmetric
 from .scores import top_two
 
@@ -30,11 +33,11 @@ __all__ = ["BBQ", "BBQEps", "DGS"]
 class _OneHotRidge(SharedRidge):
     """Scores ``p = W^T m`` (no VAW factor), one-hot targets, exact RLS step on every query."""
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         p = self._raw_scores(x)
         return self._argmax(p), {"score": p}
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         self.state.update(x, self._eye[y], info["u"], info["v"])
 
 
@@ -68,15 +71,15 @@ class BBQ(_OneHotRidge):
 
     _compiled_keys = frozenset({"score", "v", "r", "threshold"})
 
-    def __init__(self, *, gamma=1.0, kappa=0.4):
+    def __init__(self, *, gamma: float = 1.0, kappa: float = 0.4) -> None:
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.gamma = check_positive(gamma, "gamma")
 
-    def compiled_rule(self, loop):
+    def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(loop.BBQ_RULE, kappa=self.kappa)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
         r = v / (1.0 + v)
         threshold = t ** (-self.kappa)
@@ -134,27 +137,27 @@ class BBQEps(_OneHotRidge):
 
     _compiled_keys = frozenset({"score", "v", "r", "s", "q", "bound"})
 
-    def __init__(self, *, gamma=1.0, eps, delta=0.1):
+    def __init__(self, *, gamma: float = 1.0, eps: float, delta: float = 0.1) -> None:
         self.eps = check_positive(eps, "eps")
         self.delta = check_probability(delta, "delta", low_open=True, high_open=True)
         self.gamma = check_positive(gamma, "gamma")
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self._C = np.zeros((d, d), order="F")  # upper triangle of S Sᵀ
 
-    def compiled_rule(self, loop):
+    def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(loop.BBQEPS_RULE, eps=self.eps, delta=self.delta)
 
-    def compiled_state(self, loop):
-        return super().compiled_state(loop)._replace(sum_xxT=full_symmetric(self._C))
+    def compiled_state(self) -> Any:
+        return super().compiled_state()._replace(sum_xxT=full_symmetric(self._C))
 
-    def take_compiled_state(self, compiled):
+    def take_compiled_state(self, compiled: Any) -> None:
         super().take_compiled_state(compiled)
         self._C = np.asfortranarray(compiled.sum_xxT)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
         c = 1.0 + v
         r = v / c
@@ -164,7 +167,7 @@ class BBQEps(_OneHotRidge):
         info.update(u=u, v=v, r=r, s=s, q=q, bound=bound)
         return self.eps - r - s < q * bound
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         super().update(x, y, label, info)
         self._C = dsyr(1.0, x, a=self._C, overwrite_a=True)
 
@@ -206,26 +209,26 @@ class DGS(_OneHotRidge):
 
     _compiled_keys = frozenset({"score", "v", "theta", "margin"})
 
-    def __init__(self, *, gamma=1.0, delta=0.1):
+    def __init__(self, *, gamma: float = 1.0, delta: float = 0.1) -> None:
         self.delta = check_probability(delta, "delta", low_open=True, high_open=True)
         self.gamma = check_positive(gamma, "gamma")
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self.sum_r = 0.0
 
-    def compiled_rule(self, loop):
+    def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(loop.DGS_RULE, delta=self.delta)
 
-    def compiled_state(self, loop):
-        return super().compiled_state(loop)._replace(dgs_sum_r=np.array([float(self.sum_r)]))
+    def compiled_state(self) -> Any:
+        return super().compiled_state()._replace(dgs_sum_r=np.array([float(self.sum_r)]))
 
-    def take_compiled_state(self, compiled):
+    def take_compiled_state(self, compiled: Any) -> None:
         super().take_compiled_state(compiled)
         self.sum_r = float(compiled.dgs_sum_r[0])
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
         theta = math.sqrt(v * (1.0 + 4.0 * self.sum_r + 36.0 * math.log(t / self.delta)))
         clipped = [min(max(p, -1.0), 1.0) for p in info["score"]]
@@ -234,7 +237,7 @@ class DGS(_OneHotRidge):
         info.update(u=u, v=v, theta=theta, margin=margin)
         return margin <= 2.0 * theta
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         u, v = info["u"], info["v"]
         excess = [math.copysign(abs(p) - 1.0, p) if abs(p) > 1.0 else 0.0 for p in info["score"]]
         if any(excess):

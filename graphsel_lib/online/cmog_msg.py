@@ -29,10 +29,13 @@ smallest class index, as everywhere in the package. Naive twins (one
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Any
+
 import numpy as np
 
 from .._validation import check_positive, check_seed
-from .protocol import learner_rng
+from .protocol import Info, Seed, learner_rng
 from .ridge_state import SharedRidge
 from .scores import top_two
 
@@ -47,7 +50,7 @@ def _check_targets(targets):
     return targets
 
 
-def definition1_target(f, y):
+def definition1_target(f: list[float], y: int) -> np.ndarray:
     """yang2016 Definition 1 (Eq. 4): ``+1`` at ``y``, ``−1`` at ``argmax_{j≠y} f_j``, 0 elsewhere.
 
     On a mistake the ``−1`` goes to the predicted class; on a correct
@@ -105,12 +108,14 @@ class CMOG(SharedRidge):
     [0, 0, 1, 0]
     """
 
-    def __init__(self, *, gamma=1.0, targets="definition1", conservative=True):
+    def __init__(
+        self, *, gamma: float = 1.0, targets: str = "definition1", conservative: bool = True
+    ) -> None:
         self.gamma = check_positive(gamma, "gamma")
         self.targets = _check_targets(targets)
         self.conservative = bool(conservative)
 
-    def compiled_rule(self, loop):
+    def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(
             loop.CMOG_RULE, definition1=self.targets == "definition1", conservative=self.conservative
@@ -119,16 +124,16 @@ class CMOG(SharedRidge):
     def _target(self, f, y):
         return definition1_target(f, y) if self.targets == "definition1" else self._eye[y]
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         u, v = self.state.variance(x)
         c = 1.0 + v
         f = [p / c for p in self._raw_scores(x)]
         return self._argmax(f), {"score": f, "u": u, "v": v}
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         if label != y or not self.conservative:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])
 
@@ -184,26 +189,34 @@ class MSG(CMOG):
 
     _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
 
-    def __init__(self, *, gamma=1.0, h, targets="definition1", aggressive=True, seed=None):
+    def __init__(
+        self,
+        *,
+        gamma: float = 1.0,
+        h: float,
+        targets: str = "definition1",
+        aggressive: bool = True,
+        seed: Seed = None,
+    ) -> None:
         super().__init__(gamma=gamma, targets=targets)
         self.aggressive = bool(aggressive)
         self.h = check_positive(h, "h")
         self.seed = check_seed(seed)
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self.rng = learner_rng(self.seed, rng)
 
-    def compiled_rule(self, loop):
+    def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(
             loop.MSG_RULE, definition1=self.targets == "definition1", aggressive=self.aggressive, h=self.h
         )
 
-    def compiled_coin(self):
+    def compiled_coin(self) -> Any:
         return self.rng
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         label, info = super().predict(x)
         f, v = info["score"], info["v"]
         i1, i2 = top_two(f)
@@ -213,17 +226,17 @@ class MSG(CMOG):
         info["theta"] = 0.5 * margin * margin + 2.0 * margin - self.n_classes * v / (1.0 + v)
         return label, info
 
-    def query_probability(self, x, t, info):
+    def query_probability(self, x: np.ndarray, t: int, info: Info) -> float:
         """1 on an aggressive round (θ_t < 0), else ``2h / (2h + θ_t)`` (yang2016 Alg. 2; no coin)."""
         theta = info["theta"]
         info["aggressive"] = bool(theta < 0.0)
         info["prob"] = 1.0 if theta < 0.0 else 2.0 * self.h / (2.0 * self.h + theta)
         return info["prob"]
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         prob = self.query_probability(x, t, info)
         return True if info["aggressive"] else self.rng.random() < prob  # no coin on an aggressive round
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         if (self.aggressive and info["aggressive"]) or label != y:
             self.state.update(x, self._target(info["score"], y), info["u"], info["v"])

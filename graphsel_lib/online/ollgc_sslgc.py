@@ -14,11 +14,14 @@ OLLGC and SSLGC do the update only on (queried) mistakes, on the shared
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._validation import check_positive
 from ._params import Params
 from .one_vs_rest import StackedOneVsRest
+from .protocol import CompiledRule, Info
 from .ridge_state import RidgeState
 
 __all__ = ["OLLGC", "SSLGC", "RidgeOneVsRest"]
@@ -43,24 +46,24 @@ class OLLGC(Params):
 
     multiclass = False
 
-    def __init__(self, *, mu=1.0):
+    def __init__(self, *, mu: float = 1.0) -> None:
         self.mu = check_positive(mu, "mu")
 
-    def reset(self, d, n_classes, rng):
-        self.state = RidgeState(d, self.mu)
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
+        self.state = RidgeState.checked(d, self.mu)
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         s = float(np.dot(self.state.w, x))
         return (1 if s >= 0.0 else -1), {"score": s}
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         if label != y:  # conservative: A, b, w change only on mistakes
             self.state.update(x, y, info.get("u"), info.get("v"))
 
-    def one_vs_rest(self):
+    def one_vs_rest(self) -> StackedOneVsRest | None:
         """K copies of this learner sharing one (K, d) weight matrix (used by :class:`OneVsRest`).
 
         Only for OLLGC and SSLGC themselves; None for subclasses, whose rules
@@ -108,16 +111,16 @@ class SSLGC(OLLGC):
     (``t^{-κ}``).
     """
 
-    def __init__(self, *, mu=1.0, kappa=0.4, include_current=True):
+    def __init__(self, *, mu: float = 1.0, kappa: float = 0.4, include_current: bool = True) -> None:
         super().__init__(mu=mu)
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.include_current = bool(include_current)
 
-    def query_rule(self, v, t):
+    def query_rule(self, v: float, t: int) -> tuple[float, float]:
         """``(r_t, t^{-κ})`` from ``v_t = m_tᵀ A_{t-1}^{-1} m_t``; query iff ``r_t > t^{-κ}``."""
         return (v / (1.0 + v) if self.include_current else v), t ** (-self.kappa)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
         r, threshold = self.query_rule(v, t)
         info["u"] = u
@@ -137,15 +140,15 @@ class RidgeOneVsRest(StackedOneVsRest):
     and erred. Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
     """
 
-    def __init__(self, binary):
+    def __init__(self, binary: OLLGC) -> None:
         self.binary = binary
         self._rule = binary.query_rule if type(binary) is SSLGC else None
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
-        self.states = [RidgeState(d, self.binary.mu, out=self.W[k]) for k in range(int(n_classes))]
+        self.states = [RidgeState.checked(d, self.binary.mu, out=self.W[k]) for k in range(int(n_classes))]
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         if self._rule is None:
             info["binary_queried"] = self._all
             return True
@@ -158,7 +161,7 @@ class RidgeOneVsRest(StackedOneVsRest):
         info["binary_queried"] = queried
         return any(queried)
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         labels, queried, uv = info["binary_predictions"], info["binary_queried"], info.get("uv")
         for k in self._classes:
             z = 1 if k == y else -1
@@ -166,11 +169,11 @@ class RidgeOneVsRest(StackedOneVsRest):
                 u, v = (None, None) if uv is None else uv[k]
                 self.states[k].update(x, z, u, v)
 
-    def compiled_form(self):
-        """The K learners compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
-        b = self.binary
+    def compiled_form(self) -> CompiledRule | None:
+        """The K learners' compiled rule (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
+        b: Any = self.binary  # OLLGC or SSLGC
         if self._rule is None:  # OLLGC: every label is told
-            return self.compiled_stack("ridge", mu=b.mu)
-        return self.compiled_stack(
+            return self.stack_rule("ridge", mu=b.mu)
+        return self.stack_rule(
             "ridge", mu=b.mu, selective=True, kappa=b.kappa, include_current=b.include_current
         )

@@ -11,16 +11,20 @@ node counts as queried (``trace.n_queried``) if any learner queried it, while
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ._params import Params
-from .protocol import check_learner
+from .protocol import CompiledRule, Info, Learner, check_learner
 from .scores import row_scores
 
 __all__ = ["OneVsRest", "StackedOneVsRest", "learner_generators"]
 
 
-def learner_generators(rng, K):
+def learner_generators(rng: np.random.Generator, K: int) -> list[np.random.Generator]:
     """The K generators of K class-vs-rest learners: generator k from the k-th of K seeds drawn from ``rng``.
 
     :class:`OneVsRest` hands them to K separate learners; a stacked form with
@@ -28,6 +32,25 @@ def learner_generators(rng, K):
     """
     seeds = rng.integers(0, 2**63 - 1, size=int(K), dtype=np.int64)
     return [np.random.default_rng(int(s)) for s in seeds]
+
+
+def _stacked_loop():
+    """:mod:`~graphsel_lib.online.stacked_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
+    try:
+        from . import stacked_loop
+    except ImportError:  # numba missing or broken: the learners run their Python rounds
+        return None
+    return stacked_loop
+
+
+def _same_every_call(factory):
+    """True for a factory that builds equal learners on every call: a class, or a partial of one with keyword arguments.
+
+    (The learners' constructors draw nothing: a seed is kept, not used, until ``reset``.)
+    """
+    if isinstance(factory, functools.partial):
+        return isinstance(factory.func, type) and not factory.args
+    return isinstance(factory, type)
 
 
 class StackedOneVsRest:
@@ -43,40 +66,45 @@ class StackedOneVsRest:
     multiclass = True
     record_keys = ("binary_predictions", "binary_queried")
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         K = int(n_classes)
         self.W = np.zeros((K, d))
         self._classes = range(K)
         self._all = (True,) * K
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         s = row_scores(self.W, x)
         labels = tuple([1 if v >= 0.0 else -1 for v in s])
         return max(self._classes, key=s.__getitem__), {"score": s, "binary_predictions": labels}
 
-    def compiled_form(self):
-        """The same K learners compiled by numba, or None (here: None; a stacked form with compiled rounds overrides it).
+    def compiled_form(self) -> CompiledRule | None:
+        """The :class:`~graphsel_lib.online.protocol.CompiledRule` of these K learners, or None (here: None).
 
-        A stacked form builds its compiled twin from
-        :mod:`~graphsel_lib.online.stacked_loop` (which imports no learner)
-        with its own rules and parameters, and returns None if numba cannot
-        be imported (:meth:`compiled_stack`).
+        A stacked form with compiled rounds returns the ``StackRule`` of its
+        rules and parameters (:meth:`stack_rule`).
         """
         return None
 
+    def coin_generators(self, K: int, rng: np.random.Generator) -> list[np.random.Generator] | None:
+        """Random sampling's K coin generators, or None (every label told, or a rule that draws none)."""
+        return None
+
     @staticmethod
-    def compiled_stack(rule, **params):
-        """``stacked_loop.CompiledStack(rule, **params)``, or None if numba cannot be imported.
+    def stack_rule(rule: str, **params: Any) -> CompiledRule | None:
+        """``CompiledRule(play_stacked, stack_rule(rule, **params))`` of :mod:`~graphsel_lib.online.stacked_loop`.
 
         ``rule`` is ``"gpa"`` (``w_k += z_k x``) or ``"ridge"`` (Sherman–Morrison);
-        ``params`` are the compiled learners' (see
-        :class:`~graphsel_lib.online.stacked_loop.CompiledStack`).
+        None if numba cannot be imported.
         """
-        try:
-            from . import stacked_loop
-        except ImportError:  # numba missing or broken: the stacked form keeps its Python rounds
+        loop = _stacked_loop()
+        return None if loop is None else CompiledRule(loop.play_stacked, loop.stack_rule(rule, **params))
+
+    def compiled_twin(self) -> Learner | None:
+        """The same K learners compiled (a ``stacked_loop.CompiledStack`` of :meth:`compiled_form`), or None."""
+        form = self.compiled_form()
+        if form is None:
             return None
-        return stacked_loop.CompiledStack(rule, **params)
+        return _stacked_loop().CompiledStack(form.rule, self.coin_generators)
 
 
 class OneVsRest(Params):
@@ -128,7 +156,9 @@ class OneVsRest(Params):
     record_keys = ("binary_predictions", "binary_queried")
     _factory_examples = {"make_binary_learner": "_sample"}  # repr and cache keys show the learner it builds
 
-    def __init__(self, make_binary_learner, *, stacked=True, compiled=True):
+    def __init__(
+        self, make_binary_learner: Callable[[], Learner], *, stacked: bool = True, compiled: bool = True
+    ) -> None:
         if not callable(make_binary_learner):
             raise TypeError("make_binary_learner must be callable (e.g. a class or a lambda)")
         sample = check_learner(make_binary_learner())
@@ -139,20 +169,23 @@ class OneVsRest(Params):
         self.compiled = bool(compiled)
         self._sample = sample
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         K = int(n_classes)
         self.n_classes = K
-        learners = [check_learner(self.make_binary_learner()) for _ in range(K)]
-        first = learners[0]
+        # a class or a partial of one builds K equal learners: the one built (and validated) in __init__
+        # stands for them; another factory is called K times and its learners compared
+        same = _same_every_call(self.make_binary_learner)
+        learners = None if self.stacked and same else [self._build() for _ in range(K)]
+        first: Any = self._sample if learners is None else learners[0]
         stack = None
         if (
             self.stacked
             and callable(getattr(first, "one_vs_rest", None))
-            and all(type(b) is type(first) and repr(b) == repr(first) for b in learners)
+            and (learners is None or all(type(b) is type(first) and repr(b) == repr(first) for b in learners))
         ):
             stack = first.one_vs_rest()  # None if the learner has no stacked form
         if stack is not None and self.compiled:
-            stack = stack.compiled_form() or stack  # None: no compiled twin, or numba cannot be imported
+            stack = stack.compiled_twin() or stack  # None: no compiled twin, or numba cannot be imported
         if stack is not None:
             # K identical deterministic learners: run them as one stacked learner
             self.learners, self.stack = None, stack
@@ -163,6 +196,7 @@ class OneVsRest(Params):
                 self.stack.update,
             )
             return
+        learners = [self._build() for _ in range(K)] if learners is None else learners
         self.learners, self.stack = learners, None
         for learner, own in zip(learners, learner_generators(rng, K), strict=True):
             learner.reset(d, 2, own)
@@ -177,21 +211,31 @@ class OneVsRest(Params):
             self._generic_update,
         )
 
-    def predict(self, x):
+    def _build(self):
+        return check_learner(self.make_binary_learner())
+
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         return self._predict(x)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return self._wants_label(x, t, info)
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         self._update(x, y, label, info)
 
     @property
-    def pass_releases_gil(self):
+    def pass_releases_gil(self) -> bool:
         """True after ``reset`` if the pass runs in compiled code without the GIL (threads can share a process)."""
         return bool(getattr(getattr(self, "stack", None), "pass_releases_gil", False))
 
-    def compiled_pass(self, X, order, y, keys, progress=None):
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+    ) -> tuple | None:
         """The whole pass in the compiled stacked learner's loop (see :mod:`~graphsel_lib.online.protocol`), or None."""
         play = getattr(self.stack, "compiled_pass", None)
         return None if play is None else play(X, order, y, keys, progress)

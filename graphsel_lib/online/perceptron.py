@@ -13,14 +13,12 @@ Tie rule (all learners of the package): ``sign(0) = +1``.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from .._validation import check_probability
 from ._params import Params
 from .one_vs_rest import StackedOneVsRest, learner_generators
-from .protocol import learner_rng
+from .protocol import CompiledRule, Info, Seed, learner_rng
 
 __all__ = ["GPA", "GPAOneVsRest", "RandomSampling", "RandomSamplingOneVsRest"]
 
@@ -44,21 +42,21 @@ class GPA(Params):
 
     multiclass = False
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         self.w = np.zeros(d)
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         s = float(np.dot(self.w, x))
         return (1 if s >= 0.0 else -1), {"score": s}
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         if label != y:
             self.w += y * x
 
-    def one_vs_rest(self):
+    def one_vs_rest(self) -> StackedOneVsRest | None:
         """K copies of GPA as the rows of one (K, d) matrix (used by :class:`OneVsRest`).
 
         None for subclasses (e.g. :class:`RandomSampling`): their rules differ.
@@ -73,24 +71,24 @@ class GPAOneVsRest(StackedOneVsRest):
     Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
     """
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self._rows = list(self.W)  # views: W[k] += ... updates W in place
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         info["binary_queried"] = self._all
         return True
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         labels, queried = info["binary_predictions"], info["binary_queried"]
         for k in self._classes:
             z = 1 if k == y else -1
             if queried[k] and labels[k] != z:
                 self._rows[k] += z * x
 
-    def compiled_form(self):
-        """The K perceptrons compiled by numba (:class:`~graphsel_lib.online.stacked_loop.CompiledStack`), or None."""
-        return self.compiled_stack("gpa")
+    def compiled_form(self) -> CompiledRule | None:
+        """The K perceptrons' compiled rule (:mod:`~graphsel_lib.online.stacked_loop`), or None."""
+        return self.stack_rule("gpa")
 
 
 class RandomSampling(GPA):
@@ -109,18 +107,18 @@ class RandomSampling(GPA):
     GPA's (only on queried rounds with a mistake).
     """
 
-    def __init__(self, *, p, seed=None):
+    def __init__(self, *, p: float, seed: Seed = None) -> None:
         self.p = check_probability(p, "query probability p")
         self.seed = seed
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self.rng = learner_rng(self.seed, rng)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return self.rng.random() < self.p
 
-    def one_vs_rest(self):
+    def one_vs_rest(self) -> StackedOneVsRest | None:
         """K copies as one stacked learner with K coins (used by :class:`OneVsRest`); None for subclasses."""
         return RandomSamplingOneVsRest(self) if type(self) is RandomSampling else None
 
@@ -135,26 +133,27 @@ class RandomSamplingOneVsRest(GPAOneVsRest):
     Built by :class:`~graphsel_lib.online.OneVsRest`, not directly.
     """
 
-    def __init__(self, binary):
+    def __init__(self, binary: RandomSampling) -> None:
         self.binary = binary
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         super().reset(d, n_classes, rng)
         self.rngs = coin_generators(self.binary, n_classes, rng)
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         p = self.binary.p
         info["binary_queried"] = queried = tuple([r.random() < p for r in self.rngs])
         return any(queried)
 
-    def compiled_form(self):
-        """The K learners compiled by numba, with the same K coin generators, or None."""
-        return self.compiled_stack(
-            "gpa", coin_generators=partial(coin_generators, self.binary), p=self.binary.p
-        )
+    def compiled_form(self) -> CompiledRule | None:
+        """The K learners' compiled rule (random sampling with probability p), or None."""
+        return self.stack_rule("gpa", p=self.binary.p)
+
+    def coin_generators(self, K: int, rng: np.random.Generator) -> list[np.random.Generator] | None:
+        return coin_generators(self.binary, K, rng)
 
 
-def coin_generators(binary, K, rng):
+def coin_generators(binary: RandomSampling, K: int, rng: np.random.Generator) -> list[np.random.Generator]:
     """The coin generators of K class-vs-rest copies of the :class:`RandomSampling` ``binary``.
 
     As :class:`~graphsel_lib.online.OneVsRest` seeds K separate learners

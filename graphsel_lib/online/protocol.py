@@ -66,25 +66,28 @@ Two optional members:
         None means "play it round by round". The compiled learners do this
         (the stacked one-vs-rest forms, CMOG/MSG/BBQ/BBQ_ε/DGS, the
         relaxation learner's push kernel).
-    compiled_form() -> compiled object or None
-        How a learner with compiled rounds reaches them: it builds the object
-        that a loop module (``stacked_loop``, ``multiclass_loop``,
-        ``relaxation_loop``; none imports a learner) plays, from its own
-        rules and parameters, or returns None (numba missing, a subclass
-        with other rules). A stacked one-vs-rest form returns a whole
-        compiled learner, which :class:`~graphsel_lib.online.OneVsRest` runs
-        in its place; a multiclass ridge learner its ``MulticlassRule``; the
-        relaxation learner its ``PushKernel``.
+    compiled_form() -> CompiledRule or None
+        How a learner with compiled rounds reaches them: a
+        :class:`CompiledRule`, the loop's ``play`` function and the record of
+        the learner's rule and parameters (a ``StackRule`` of ``stacked_loop``,
+        a ``MulticlassRule`` of ``multiclass_loop``, the ``PushKernel`` of
+        ``relaxation_loop``; no loop imports a learner), or None (numba
+        missing, a subclass with other rules). :class:`CompiledPass` plays
+        it: ``compiled_pass`` and ``pass_releases_gil`` from
+        ``compiled_form``, ``compiled_state`` and ``take_compiled_state``.
 """
 
 from __future__ import annotations
 
 import time
 import weakref
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import as_real_matrix, check_integer
 
@@ -93,10 +96,107 @@ try:  # BLAS threads only slow down the d ≈ 100 operations of one round
 except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
     threadpool_limits = None
 
-__all__ = ["Trace", "run", "check_learner", "learner_rng"]
+__all__ = [
+    "CompiledPass",
+    "CompiledRule",
+    "Info",
+    "Learner",
+    "Seed",
+    "Trace",
+    "run",
+    "check_learner",
+    "learner_rng",
+]
 
 _METHODS = ("reset", "predict", "wants_label", "update")
+
+#: A seed: an int, a generator (used as is) or None (fresh entropy, or the generator ``run`` hands to ``reset``).
+Seed: TypeAlias = int | np.random.Generator | None
+#: The per-round ``info`` dict of a learner (module docstring).
+Info: TypeAlias = dict[str, Any]
+
+
+class Learner(Protocol):
+    """The online-learner interface of the module docstring, for type checkers."""
+
+    multiclass: bool
+
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None: ...
+
+    def predict(self, x: np.ndarray) -> tuple[int, Info]: ...
+
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool: ...
+
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None: ...
+
+
+L = TypeVar("L")
 PROGRESS_EVERY = 1000  # rounds between two updates of run's progress bar
+
+
+class CompiledRule(NamedTuple):
+    """What ``compiled_form()`` returns: the loop function that plays a pass and the record of the learner's rule.
+
+    ``play(rule, state, rng, X, order, y, keys, progress)`` plays every round
+    of ``order``, updates ``state`` in place and returns ``(predictions,
+    scores, queried, elapsed, records)``; ``rule`` is the loop's record of the
+    learner's rule and parameters (a namedtuple, which numba compiles).
+    """
+
+    play: Callable[..., Any]
+    rule: tuple
+
+
+class CompiledPass:
+    """Mixin: a learner's whole pass played by the loop of its :meth:`compiled_form`.
+
+    A learner defines ``compiled_form()`` (a :class:`CompiledRule` or None),
+    ``compiled_state()`` (the loop's state record, built from its own state)
+    and, if the loop updated copies, ``take_compiled_state(state)``; a
+    learner with query coins returns their generator from ``compiled_coin()``.
+    ``_compiled_keys`` are the ``info`` keys the loop records.
+    """
+
+    _compiled_keys: frozenset[str] = frozenset({"score"})
+
+    def compiled_form(self) -> CompiledRule | None:
+        return None
+
+    def compiled_state(self) -> tuple:
+        raise NotImplementedError
+
+    def take_compiled_state(self, state: tuple) -> None:
+        """Set the learner's state from the record a pass updated (nothing if it updated the learner's arrays)."""
+
+    def compiled_coin(self) -> Any:
+        """What the compiled pass draws query coins from (here: a generator it never draws from)."""
+        return np.random.default_rng(0)
+
+    @property
+    def pass_releases_gil(self) -> bool:
+        """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
+        return self.compiled_form() is not None
+
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+    ) -> tuple | None:
+        """Play every round of ``order`` compiled, or None (no compiled form, or a key it does not record).
+
+        ``run`` then plays the rounds in Python. The learner's state ends as
+        the per-round methods leave it.
+        """
+        form = self.compiled_form()
+        if form is None or not set(keys) <= self._compiled_keys:
+            return None
+        state = self.compiled_state()
+        out = form.play(form.rule, state, self.compiled_coin(), X, order, y, keys, progress)
+        self.take_compiled_state(state)
+        return out
 
 
 @dataclass(eq=False)
@@ -188,7 +288,7 @@ class Trace:
         """Mean over the K binary learners of their number of queried labels."""
         return float(self._binary("binary_queried").sum(axis=0).mean())
 
-    def cumulative(self, what="mistakes") -> np.ndarray:
+    def cumulative(self, what: str = "mistakes") -> np.ndarray:
         """Running count of ``"mistakes"`` or ``"queried"`` after each round."""
         return np.cumsum(getattr(self, what))
 
@@ -199,7 +299,7 @@ class Trace:
         )
 
 
-def check_learner(learner):
+def check_learner(learner: L) -> L:
     """Raise TypeError unless ``learner`` has the online-learner interface."""
     if isinstance(learner, type):
         raise TypeError(f"{learner.__name__} is a class, not an online learner: pass an instance, e.g. GPA()")
@@ -210,7 +310,7 @@ def check_learner(learner):
     return learner
 
 
-def learner_rng(seed, fallback):
+def learner_rng(seed: Seed, fallback: np.random.Generator) -> np.random.Generator:
     """The generator a randomised learner uses: its own ``seed`` if given, else ``fallback``."""
     return fallback if seed is None else np.random.default_rng(seed)
 
@@ -424,18 +524,18 @@ def _make_trace(learner, order, labels, predictions, scores, mistakes, queried, 
 
 
 def run(
-    learner,
-    M,
-    y,
-    order=None,
-    seed=0,
+    learner: Learner,
+    M: ArrayLike,
+    y: ArrayLike,
+    order: ArrayLike | None = None,
+    seed: int | None = 0,
     *,
-    rounds=None,
-    n_classes=None,
-    record=(),
-    blas_threads=1,
-    progress=False,
-):
+    rounds: int | None = None,
+    n_classes: int | None = None,
+    record: tuple[str, ...] | list[str] = (),
+    blas_threads: int | None = 1,
+    progress: bool = False,
+) -> Trace:
     """Run one online pass of ``learner`` over the nodes and return its :class:`Trace`.
 
     Parameters
@@ -496,12 +596,12 @@ def run(
     """
     check_learner(learner)
     multiclass = bool(learner.multiclass)
-    M, y, order, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
-    T = _check_rounds(rounds, M.shape[1])
-    order = order[:T]
-    X, keys, _ = _start(learner, M, K, seed, record)
-    olist = order.tolist()
-    yo = y[order]
+    Mx, yx, ox, K = _check_inputs(M, y, order, multiclass, n_classes, seed)
+    T = _check_rounds(rounds, Mx.shape[1])
+    nodes = ox[:T]
+    X, keys, _ = _start(learner, Mx, K, seed, record)
+    olist = nodes.tolist()
+    yo = yx[nodes]
     ylist = yo.tolist()  # Python ints: cheap to index in the loop
 
     # per-round results go into Python lists (cheaper to set than numpy items)
@@ -519,10 +619,10 @@ def run(
         compiled = getattr(learner, "compiled_pass", None)
         if callable(compiled):
             with limit:
-                out = compiled(X, order, yo, keys, None if bar is None else bar.update)
+                out = compiled(X, nodes, yo, keys, None if bar is None else bar.update)
             if out is not None:
                 pred, scores, queried, elapsed, records = out
-                return _make_trace(learner, order, yo, pred, scores, pred != yo, queried, elapsed, records)
+                return _make_trace(learner, nodes, yo, pred, scores, pred != yo, queried, elapsed, records)
         with limit:
             t0 = clock()
             for t in range(T):
@@ -547,5 +647,5 @@ def run(
         if bar is not None:
             bar.close()
 
-    predictions = np.asarray(predictions, dtype=np.int64)
-    return _make_trace(learner, order, yo, predictions, scores, predictions != yo, queried, elapsed, recorded)
+    labels = np.asarray(predictions, dtype=np.int64)
+    return _make_trace(learner, nodes, yo, labels, scores, labels != yo, queried, elapsed, recorded)

@@ -26,9 +26,11 @@ scores are a point of the simplex (so ``Δ_t ∈ [0, 1]``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._validation import check_positive, check_probability
 from ._params import Params
-from .protocol import check_learner, learner_rng
+from .protocol import Info, Learner, Seed, check_learner, learner_rng
 from .scores import top_two
 
 __all__ = ["MarginSampling", "RandomQueries"]
@@ -39,7 +41,7 @@ class _QueryRule(Params):
 
     multiclass = True
 
-    def __init__(self, learner, seed):
+    def __init__(self, learner: Learner, seed: Seed) -> None:
         check_learner(learner)
         if not getattr(learner, "multiclass", False):
             raise TypeError(f"{type(self).__name__} needs a multiclass learner, got binary {learner!r}")
@@ -47,18 +49,19 @@ class _QueryRule(Params):
         # the learner's own query decisions are not taken under this rule, so they are not recorded
         self.record_keys = tuple(k for k in getattr(learner, "record_keys", ()) if k != "binary_queried")
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         self.learner.reset(d, n_classes, rng)
         self.rng = learner_rng(self.seed, rng)
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         return self.learner.predict(x)
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         self.learner.update(x, y, label, info)
 
     # the whole pass compiled, when the wrapped learner can play this rule (the relaxation learner's push kernel)
-    _rule, _param = None, None
+    _rule: str | None = None
+    _param: str = ""
 
     @property
     def pass_releases_gil(self):
@@ -94,11 +97,11 @@ class MarginSampling(_QueryRule):
 
     _rule, _param = "margin", "b"
 
-    def __init__(self, learner, *, b, seed=None):
+    def __init__(self, learner: Learner, *, b: float, seed: Seed = None) -> None:
         super().__init__(learner, seed)
         self.b = check_positive(b, "b")
 
-    def query_probability(self, x, t, info):
+    def query_probability(self, x: np.ndarray, t: int, info: Info) -> float:
         """``b / (b + Δ_t)`` for the scores in ``info`` (no coin: the rule's own measure of doubt)."""
         f = info["score"]
         i1, i2 = top_two(f)
@@ -107,7 +110,7 @@ class MarginSampling(_QueryRule):
         info.update(margin=margin, prob=prob)
         return prob
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return self.rng.random() < self.query_probability(x, t, info)
 
 
@@ -124,13 +127,13 @@ class RandomQueries(_QueryRule):
 
     _rule, _param = "random", "p"
 
-    def __init__(self, learner, *, p, seed=None):
+    def __init__(self, learner: Learner, *, p: float, seed: Seed = None) -> None:
         super().__init__(learner, seed)
         self.p = check_probability(p, "p", low_open=True)
 
-    def query_probability(self, x, t, info):
+    def query_probability(self, x: np.ndarray, t: int, info: Info) -> float:
         """``p``, whatever the scores."""
         return self.p
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return self.rng.random() < self.p

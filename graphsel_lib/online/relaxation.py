@@ -71,13 +71,17 @@ that optional package is importable (:class:`Pusher`, identical results).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 from .._validation import check_integer, check_positive
 from ._params import Params
+from .protocol import CompiledRule, Info
 from .push import Pusher, _check_graph
 
 __all__ = [
@@ -98,7 +102,7 @@ KERNELS = ("exact", "push")
 # --------------------------------------------------------------------------- small pieces
 
 
-def node_ids(n):
+def node_ids(n: int) -> np.ndarray:
     """The (1, n) float feature matrix ``[[0, 1, ..., n-1]]`` that :class:`Relaxation` reads node ids from."""
     n = check_integer(n, "n")
     if n < 1:
@@ -109,7 +113,7 @@ def node_ids(n):
 MAX_DENSE_NODES = 6000  #: the largest graph the exact (dense) kernel is built for
 
 
-def kernel_for(n_nodes):
+def kernel_for(n_nodes: int) -> str:
     """``"exact"`` up to :data:`MAX_DENSE_NODES` nodes (a dense K, built once), ``"push"`` beyond (FastONL)."""
     return "exact" if n_nodes <= MAX_DENSE_NODES else "push"
 
@@ -125,7 +129,7 @@ def read_node_id(x, n, seen):
     return u
 
 
-def project_simplex(psi, *, return_support=False):
+def project_simplex(psi: ArrayLike, *, return_support: bool = False) -> Any:
     """Euclidean projection of ``psi`` onto the probability simplex (sort-based water filling).
 
     ``q = argmin_{q ≥ 0, Σq = 1} ‖q − ψ‖`` is ``q = max(ψ − θ, 0)`` with the
@@ -173,7 +177,7 @@ def project_simplex(psi, *, return_support=False):
     return q
 
 
-def multiclass_hinge(psi, y, q=None):
+def multiclass_hinge(psi: ArrayLike, y: int, q: np.ndarray | None = None) -> tuple[float, np.ndarray]:
     """Multiclass hinge surrogate ``ℓ(ψ, y)`` and its gradient in ``ψ`` (FastONL, Rakhlin–Sridharan).
 
     With ``q = Π_Δ(ψ)`` (:func:`project_simplex`) and ``S`` its support::
@@ -235,13 +239,17 @@ def _kernel_inverse(S, deg, beta):
     return A
 
 
-def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
+def relaxation_kernel(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) -> np.ndarray:
     """Dense ``K = (L_sym/(2β) + I/(2n))^{-1}`` by a Cholesky factorisation (small graphs).
 
     Raises ``ValueError`` for ``β ≤ 0``, isolated nodes, or more than ``max_nodes`` nodes.
     """
     S, deg = _check_graph(S)
-    beta = _check_beta(beta)
+    return _dense_kernel(S, deg, _check_beta(beta), max_nodes)
+
+
+def _dense_kernel(S, deg, beta, max_nodes):
+    """:func:`relaxation_kernel` on a checked graph and β (the learner's, validated when it was built)."""
     n = S.shape[0]
     if n > max_nodes:
         raise ValueError(f"the dense relaxation kernel needs n ≤ max_nodes={max_nodes}, got n = {n}")
@@ -250,10 +258,14 @@ def relaxation_kernel(S, beta, *, max_nodes=MAX_DENSE_NODES):
     return (K + K.T) / 2
 
 
-def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
+def relaxation_kernel_trace(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) -> float:
     """``trace K = Σ_i 1/(λ_i/(2β) + 1/(2n))`` over the eigenvalues λ_i of ``L_sym`` (dense, small graphs)."""
     S, deg = _check_graph(S)
-    beta = _check_beta(beta)
+    return _dense_kernel_trace(S, deg, _check_beta(beta), max_nodes)
+
+
+def _dense_kernel_trace(S, deg, beta, max_nodes):
+    """:func:`relaxation_kernel_trace` on a checked graph and β."""
     n = S.shape[0]
     if n > max_nodes:
         raise ValueError(f"trace K needs a dense eigendecomposition: n = {n} > max_nodes={max_nodes}")
@@ -263,6 +275,15 @@ def relaxation_kernel_trace(S, beta, *, max_nodes=MAX_DENSE_NODES):
 
 
 # --------------------------------------------------------------------------- the learner
+
+
+def _relaxation_loop():
+    """:mod:`~graphsel_lib.online.relaxation_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
+    try:
+        from . import relaxation_loop
+    except ImportError:  # numba missing or broken: the learners run their Python rounds
+        return None
+    return relaxation_loop
 
 
 class Relaxation(Params):
@@ -325,15 +346,15 @@ class Relaxation(Params):
 
     def __init__(
         self,
-        S,
+        S: Any,
         *,
-        beta,
-        kernel="exact",
-        eps=1e-4,
-        tau0=None,
-        push_backend="auto",
-        max_dense_nodes=MAX_DENSE_NODES,
-    ):
+        beta: float,
+        kernel: str = "exact",
+        eps: float = 1e-4,
+        tau0: str | float | None = None,
+        push_backend: str = "auto",
+        max_dense_nodes: int = MAX_DENSE_NODES,
+    ) -> None:
         S, deg = _check_graph(S)
         self.beta = _check_beta(beta)
         if kernel not in KERNELS:
@@ -353,7 +374,7 @@ class Relaxation(Params):
         self.max_dense_nodes = check_integer(max_dense_nodes, "max_dense_nodes", minimum=1)
         self.tau0 = tau0
         if kernel == "exact":
-            self._K = relaxation_kernel(S, self.beta, max_nodes=self.max_dense_nodes)
+            self._K = _dense_kernel(S, deg, self.beta, self.max_dense_nodes)
         else:
             self._pusher = Pusher(S, backend=push_backend)
             self._sqrt_deg = np.sqrt(deg)
@@ -362,17 +383,17 @@ class Relaxation(Params):
                 if kernel == "exact":
                     self.tau0_value = float(np.trace(self._K))
                 else:
-                    self.tau0_value = relaxation_kernel_trace(S, self.beta, max_nodes=self.max_dense_nodes)
+                    self.tau0_value = _dense_kernel_trace(S, deg, self.beta, self.max_dense_nodes)
             else:
                 self.tau0_value = 2.0 * float(n) ** 2
         else:
             self.tau0_value = tau0_value
 
-    def node_features(self):
+    def node_features(self) -> np.ndarray:
         """``node_ids(n)``: the feature matrix to run this learner on."""
         return node_ids(self.n)
 
-    def kernel_column(self, u):
+    def kernel_column(self, u: int) -> tuple[np.ndarray, np.ndarray]:
         """``(nodes, values)`` of ``K[:, u]`` as this learner sees it (exact or pushed)."""
         if self.kernel == "exact":
             return np.arange(self.n), self._K[u].copy()
@@ -380,7 +401,7 @@ class Relaxation(Params):
         vals *= (2.0 * self.n * self._sqrt_deg[u]) / self._sqrt_deg[nodes]
         return nodes, vals
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         if d != 1:
             raise ValueError(
                 f"Relaxation reads node ids: run it on M = node_ids(n) of shape (1, n), got d = {d} features"
@@ -394,7 +415,7 @@ class Relaxation(Params):
     def _node(self, x):
         return read_node_id(x, self.n, self._seen)
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         u = self._node(x)
         if self.kernel == "exact":
             k = self._K[u]  # row u = column u (K symmetric), contiguous
@@ -412,7 +433,7 @@ class Relaxation(Params):
         q = project_simplex(psi)
         return int(np.argmax(q)), {"score": q, "psi": psi, "v": v, "kuu": kuu, "node": u, "support": size}
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
     # --- the whole pass compiled (run, and the query wrappers around this learner)
@@ -420,25 +441,36 @@ class Relaxation(Params):
     _compiled_keys = frozenset({"score", "psi", "v", "kuu", "node", "support"})
 
     @property
-    def pass_releases_gil(self):
+    def pass_releases_gil(self) -> bool:
         """True when passes run compiled without the GIL: the push kernel on numba's backend."""
         return self.kernel == "push" and self._pusher.backend == "numba"
 
-    def compiled_form(self):
-        """The push kernel of the compiled rounds (a :class:`~graphsel_lib.online.relaxation_loop.PushKernel`), or None.
+    def compiled_form(self) -> CompiledRule | None:
+        """The push kernel of the compiled rounds, or None.
 
-        None unless the kernel is ``"push"`` on numba's backend (or if numba cannot be imported).
+        A :class:`~graphsel_lib.online.protocol.CompiledRule` of
+        :func:`~graphsel_lib.online.relaxation_loop.play_relaxation` and the
+        :class:`~graphsel_lib.online.relaxation_loop.PushKernel` (the graph,
+        α, ε); None unless the kernel is ``"push"`` on numba's backend (or if
+        numba cannot be imported). Its :meth:`compiled_pass` adds the query
+        rule of a wrapper, so it plays the rule itself.
         """
-        if not self.pass_releases_gil:
-            return None
-        try:
-            from . import relaxation_loop
-        except ImportError:  # numba missing or broken
+        loop = _relaxation_loop() if self.pass_releases_gil else None
+        if loop is None:
             return None
         graph = self._pusher.kernel_args(self.eps)
-        return relaxation_loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n)
+        return CompiledRule(loop.play_relaxation, loop.PushKernel(*graph, self.alpha, self.eps, 2.0 * self.n))
 
-    def compiled_pass(self, X, order, y, keys, progress=None, *, query=("every", None, None)):
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+        *,
+        query: tuple[str, float | None, np.random.Generator | None] = ("every", None, None),
+    ) -> tuple | None:
         """Play every round of ``order`` in :func:`~graphsel_lib.online.relaxation_loop.relaxation_rounds`.
 
         The push kernel on numba's backend only; ``query = (rule, param, rng)``
@@ -456,20 +488,20 @@ class Relaxation(Params):
             return None
         if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
             return None  # not node ids: the Python path says what is wrong
-        kernel = self.compiled_form()
-        if kernel is None:
+        form = self.compiled_form()
+        if form is None:
             return None
-        from . import relaxation_loop as rl
+        rl = _relaxation_loop()
 
         code = {"every": rl.EVERY, "margin": rl.MARGIN, "random": rl.RANDOM}[rule]
         query_rule = rl.QueryRule(code, 0.0 if param is None else float(param))
         rng = np.random.default_rng(0) if rng is None else rng  # EVERY draws nothing
         state = rl.RelaxationState(self.G, self._seen, np.array([self.a, self.tau]))
-        out = rl.play_relaxation(kernel, state, query_rule, rng, order, y, keys, progress)
+        out = form.play(form.rule, state, query_rule, rng, order, y, keys, progress)
         self.a, self.tau = float(state.a_tau[0]), float(state.a_tau[1])
         return out
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         loss, g = multiclass_hinge(info["psi"], y, info["score"])
         u, kuu = info["node"], info["kuu"]
         self.G[u] = g

@@ -20,11 +20,14 @@ The naive twins in :mod:`graphsel_lib.online.reference` solve from scratch.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.linalg.blas import daxpy, dsymv, dsyr
 
 from .._validation import check_positive
 from ._params import Params
+from .protocol import CompiledPass, CompiledRule
 
 __all__ = ["RidgeState", "SharedRidge", "full_symmetric"]
 
@@ -53,9 +56,23 @@ class RidgeState:
         Number of rank-one updates.
     """
 
-    def __init__(self, d, reg, n_outputs=None, *, out=None):
+    def __init__(
+        self, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None
+    ) -> None:
+        self._build(d, check_positive(reg, "reg"), n_outputs, out)
+
+    @classmethod
+    def checked(
+        cls, d: int, reg: float, n_outputs: int | None = None, *, out: np.ndarray | None = None
+    ) -> RidgeState:
+        """A fresh state for a learner's pass, ``reg`` its hyper-parameter validated when the learner was built."""
+        state = cls.__new__(cls)
+        state._build(d, float(reg), n_outputs, out)
+        return state
+
+    def _build(self, d, reg, n_outputs, out):
         self.d = int(d)
-        self.reg = check_positive(reg, "reg")
+        self.reg = reg
         # upper triangle of A^{-1} = I / reg; the strict lower triangle is never read
         self._Ainv = np.asfortranarray(np.eye(self.d) / self.reg)
         if out is None:
@@ -69,22 +86,22 @@ class RidgeState:
             self.w = out
         self.n_updates = 0
 
-    def solve(self, x):
+    def solve(self, x: np.ndarray) -> np.ndarray:
         """``u = A^{-1} x`` (one symmetric matrix-vector product)."""
         return dsymv(1.0, self._Ainv, x)
 
-    def variance(self, x):
+    def variance(self, x: np.ndarray) -> tuple[np.ndarray, float]:
         """``(u, v)`` with ``u = A^{-1} x`` and ``v = x^T A^{-1} x`` (current ``x`` NOT in ``A``)."""
         u = dsymv(1.0, self._Ainv, x)
         return u, float(np.dot(x, u))
 
-    def update(self, x, z, u=None, v=None):
+    def update(self, x: np.ndarray, z: Any, u: np.ndarray | None = None, v: float | None = None) -> None:
         """Add the example ``(x, z)``: ``A ← A + x xᵀ``, ``B ← B + x zᵀ`` (Sherman–Morrison).
 
         ``u, v`` from :meth:`variance` on the same ``x`` may be passed to save
         the matrix-vector product.
         """
-        if u is None:
+        if u is None or v is None:
             u, v = self.variance(x)
         c = 1.0 / (1.0 + v)
         if self.w.ndim == 1:
@@ -94,13 +111,13 @@ class RidgeState:
         self._Ainv = dsyr(-c, u, a=self._Ainv, overwrite_a=True)  # in place (Fortran order)
         self.n_updates += 1
 
-    def inverse(self):
+    def inverse(self) -> np.ndarray:
         """``A^{-1}`` as a full symmetric (d, d) array (a copy, C order)."""
         return full_symmetric(self._Ainv)
 
 
 def _multiclass_loop():
-    """:mod:`~graphsel_lib.online.multiclass_loop` (numba), or None if numba cannot be imported."""
+    """:mod:`~graphsel_lib.online.multiclass_loop` (numba), or None if numba cannot be imported (a static import: the cache key follows it)."""
     try:
         from . import multiclass_loop
     except ImportError:  # numba missing or broken: the learners run their Python rounds
@@ -108,12 +125,13 @@ def _multiclass_loop():
     return multiclass_loop
 
 
-class SharedRidge(Params):
+class SharedRidge(CompiledPass, Params):
     """One ``RidgeState`` with K outputs, reset per pass (base of the learners below).
 
     Compiled form. A learner class that defines its own ``compiled_rule``
     (CMOG, MSG, BBQ, BBQEps, DGS) has its whole pass played by
-    :func:`~graphsel_lib.online.multiclass_loop.play_multiclass`:
+    :func:`~graphsel_lib.online.multiclass_loop.play_multiclass`
+    (:class:`~graphsel_lib.online.protocol.CompiledPass`):
     ``compiled_rule(loop)`` returns the
     :class:`~graphsel_lib.online.multiclass_loop.MulticlassRule` of its rule
     and parameters, built with ``loop.multiclass_rule``. A subclass that does
@@ -124,23 +142,19 @@ class SharedRidge(Params):
     """
 
     multiclass = True
+    gamma: float  # A_0 = γI, set by each learner's __init__
     _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
 
-    def compiled_form(self):
-        """The compiled rule of exactly this class (a ``MulticlassRule``), or None (another class, numba missing)."""
-        compiled_rule = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
+    def compiled_form(self) -> CompiledRule | None:
+        """The compiled rule of exactly this class, or None (another class, numba missing)."""
+        compiled_rule: Any = type(self).__dict__.get("compiled_rule")  # this class's own, not inherited
         loop = _multiclass_loop() if compiled_rule is not None else None
-        return None if loop is None else compiled_rule(self, loop)
+        return None if loop is None else CompiledRule(loop.play_multiclass, compiled_rule(self, loop))
 
-    @property
-    def pass_releases_gil(self):
-        """True if ``run`` plays the pass compiled, without the GIL (threads can share a process)."""
-        return self.compiled_form() is not None
-
-    def compiled_state(self, loop):
+    def compiled_state(self) -> Any:
         """The state as a :class:`~graphsel_lib.online.multiclass_loop.MulticlassState` of fresh arrays."""
         st = self.state
-        return loop.MulticlassState(
+        return _multiclass_loop().MulticlassState(
             Ainv=st.inverse(),
             W=np.ascontiguousarray(st.w.T),
             sum_xxT=np.zeros((0, 0)),
@@ -148,36 +162,15 @@ class SharedRidge(Params):
             n_updates=np.zeros(1, dtype=np.int64),
         )
 
-    def compiled_coin(self):
-        """The generator the compiled pass draws query coins from (a learner with coins returns its own)."""
-        return np.random.default_rng(0)  # no draw is made
-
-    def take_compiled_state(self, compiled):
+    def take_compiled_state(self, compiled: Any) -> None:
         """Set the state from the ``MulticlassState`` a compiled pass updated."""
         st = self.state
         st._Ainv, st.w = np.asfortranarray(compiled.Ainv), np.ascontiguousarray(compiled.W.T)
         st.n_updates += int(compiled.n_updates[0])
 
-    def compiled_pass(self, X, order, y, keys, progress=None):
-        """Play every round of ``order`` compiled (:mod:`~graphsel_lib.online.multiclass_loop`), or None.
-
-        None for a subclass without its own ``compiled_rule``, for a record key
-        the compiled pass does not keep, or without numba: ``run`` then plays the
-        rounds in Python. The state (``A^{-1}``, ``W``, BBQ_ε's ``C``, DGS's Σ,
-        the generator of MSG's coin) ends as the per-round methods leave it.
-        """
-        rule = self.compiled_form()
-        if rule is None or not set(keys) <= self._compiled_keys:
-            return None
-        loop = _multiclass_loop()
-        state = self.compiled_state(loop)
-        out = loop.play_multiclass(rule, state, self.compiled_coin(), X, order, y, keys, progress)
-        self.take_compiled_state(state)
-        return out
-
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         self.n_classes = int(n_classes)
-        self.state = RidgeState(d, self.gamma, n_outputs=self.n_classes)
+        self.state = RidgeState.checked(d, self.gamma, n_outputs=self.n_classes)
         self._classes = range(self.n_classes)
         self._eye = np.eye(self.n_classes)  # one-hot targets are its rows
 
@@ -194,7 +187,7 @@ class SharedRidge(Params):
         return (x @ self.state.w).tolist()
 
 
-def full_symmetric(upper):
+def full_symmetric(upper: np.ndarray) -> np.ndarray:
     """The full symmetric matrix whose upper triangle is ``upper``'s (C order)."""
     U = np.triu(upper)
     return np.ascontiguousarray(U + np.triu(U, 1).T)

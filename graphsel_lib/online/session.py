@@ -28,16 +28,22 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import time
 import weakref
 from contextlib import nullcontext, suppress
+from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_integer
 from . import session_file
 from .protocol import (
     SESSION_OF,
+    Info,
+    Learner,
+    Trace,
     _check_labels,
     _check_matrix,
     _check_order,
@@ -130,12 +136,21 @@ class Session:
     """
 
     def __init__(
-        self, learner, M, order=None, seed=0, *, n_classes=None, rounds=None, record=(), blas_threads=1
-    ):
+        self,
+        learner: Learner,
+        M: ArrayLike,
+        order: ArrayLike | None = None,
+        seed: int | None = 0,
+        *,
+        n_classes: int | None = None,
+        rounds: int | None = None,
+        record: tuple[str, ...] | list[str] = (),
+        blas_threads: int | None = 1,
+    ) -> None:
         check_learner(learner)
         multiclass = bool(learner.multiclass)
-        M = _check_matrix(M)
-        n = M.shape[1]
+        features = _check_matrix(M)
+        n = features.shape[1]
         if multiclass:
             if n_classes is None:
                 raise ValueError(
@@ -151,9 +166,8 @@ class Session:
                     f"a binary learner has labels -1/+1 (2 classes), got n_classes = {n_classes}"
                 )
             K = 2
-        order = _check_order(order, n, seed)
         T = _check_rounds(rounds, n)
-        self._setup(learner, M, order, seed, K, T, tuple(record), blas_threads)
+        self._setup(learner, features, _check_order(order, n, seed), seed, K, T, tuple(record), blas_threads)
 
     def _setup(self, learner, M, order, seed, K, T, record, blas_threads):
         """Reset ``learner`` through protocol's set-up, empty the per-round lists."""
@@ -190,15 +204,15 @@ class Session:
         return self.n_done == self.n_rounds
 
     @property
-    def question(self):
+    def question(self) -> tuple[int, int, bool] | None:
         return None if self._pending is None else self._pending[:3]
 
     @property
-    def question_info(self):
+    def question_info(self) -> Info | None:
         return None if self._pending is None else dict(self._pending[3])
 
     @property
-    def skipped(self):
+    def skipped(self) -> list[int]:
         return list(self._skipped)
 
     def _refuse_if_done(self, what):
@@ -208,7 +222,7 @@ class Session:
             )
 
     # ------------------------------------------------------------------ one round
-    def ask(self):
+    def ask(self) -> tuple[int, int, bool]:
         """Show the next node to the learner: its ``predict`` and ``wants_label``.
 
         Returns
@@ -239,9 +253,9 @@ class Session:
             if missing:  # refused before the round is open: nothing changes
                 raise _unknown_record(self.learner, missing[0], info)
             self._pending = (node, int(label), wants, info, label)
-        return self.question
+        return self._pending[:3]
 
-    def tell(self, label):
+    def tell(self, label: int | None) -> None:
         """Answer the pending question: the node's label if the learner asked for it, else None.
 
         The learner's ``update`` runs only on a told label. Nothing changes when
@@ -283,7 +297,7 @@ class Session:
                 self._busy += clock() - t0
         self._close(y)
 
-    def skip(self):
+    def skip(self) -> None:
         """Close the pending round without its label: the learner asked for it, no one knows it.
 
         The learner is not updated (as if it had not asked); the trace records
@@ -302,7 +316,7 @@ class Session:
             raise RuntimeError(
                 f"skip() before ask(): call ask() for the node of round {self.n_done + 1} first"
             )
-        node, _, wants = self.question
+        node, _, wants = self._pending[:3]
         if not wants:
             raise ValueError(
                 f"skip(): the learner did not ask for the label of node {node} (round {self.n_done + 1}); "
@@ -337,7 +351,7 @@ class Session:
 
     # ------------------------------------------------------------------ results
     @property
-    def trace(self):
+    def trace(self) -> Trace:
         """The :class:`~graphsel_lib.online.Trace` of the rounds done (see Notes for untold labels)."""
         t = self.n_done
         labels = np.asarray(self._labels, dtype=np.int64)
@@ -454,7 +468,7 @@ class Session:
         self._recorded = {k: list(v) for k, v in state["recorded"].items()}
         self._busy = state["busy"]
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the session to ``path`` atomically; resume it with :meth:`load`.
 
         A session file is data, not code (:mod:`graphsel_lib.online.session_file`):
@@ -476,7 +490,7 @@ class Session:
         IsADirectoryError
             If ``path`` is a folder.
         """
-        arrays = {}
+        arrays: dict[str, np.ndarray] = {}
         spec = session_file.learner_spec(self.learner, arrays)
         meta = {
             "session_version": _VERSION,
@@ -502,7 +516,7 @@ class Session:
         return session_file.write(path, meta, arrays)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: str | os.PathLike[str]) -> Session:
         """Resume a session written by :meth:`save`: the same state, the same remaining rounds.
 
         The file is checked (format version, checksum) and read without running

@@ -6,8 +6,8 @@ one-vs-rest learners on d ≈ 100 features the interpreter then costs more than
 the arithmetic. A stacked learner keeps its whole state in arrays — the rows
 ``w_k`` of ``W`` (K, d) and, for the ridge learners, ``A_k^{-1}`` (K, d, d) —
 so many rounds can be played inside one compiled call
-(:meth:`CompiledStack.compiled_pass`, which ``run`` uses). The stacked forms
-build their compiled twin themselves (``compiled_form()`` of
+(``CompiledStack.compiled_pass``, which ``run`` uses). The stacked forms
+build their compiled rule themselves (``compiled_form()`` of
 :class:`~graphsel_lib.online.perceptron.GPAOneVsRest`,
 :class:`~graphsel_lib.online.perceptron.RandomSamplingOneVsRest` and
 :class:`~graphsel_lib.online.ollgc_sslgc.RidgeOneVsRest`) with their own
@@ -25,9 +25,16 @@ true class y, ``z_k = +1 if y = k else −1``::
 
 One piece of compiled code per phase (:func:`predict_round`,
 :func:`query_round`, :func:`update_round`) serves both drivers: the chunked
-loops :func:`gpa_rounds` / :func:`ridge_rounds` that ``run`` calls, and the
-per-round methods that an ask/tell :class:`~graphsel_lib.online.Session`
-calls. So a session told the true labels equals ``run`` bit for bit.
+loop :func:`stacked_rounds` that ``run`` calls, and the per-round methods
+that an ask/tell :class:`~graphsel_lib.online.Session` calls. So a session
+told the true labels equals ``run`` bit for bit.
+
+The loop takes three records (namedtuples, which numba compiles as tuples),
+as the other compiled loops do: :class:`StackRule`, the rule and its
+parameters, which a stacked form builds in its ``compiled_form()``
+(:func:`stack_rule`); :class:`StackState`, the arrays it updates in place;
+and :class:`StackRecords`, the per-round outputs. :func:`play_stacked`
+plays a whole pass.
 
 Rounding. Every sum is a loop with a fixed order (the primitives of
 :mod:`~graphsel_lib.online._kernels`), so learners with equal states get equal
@@ -51,24 +58,61 @@ compiled form, and keep the BLAS path if numba cannot be imported.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
 from ._kernels import fixed_order_dot, play_in_chunks, rank_one_downdate, symmetric_matvec
+from .protocol import CompiledPass, CompiledRule
 
 __all__ = [
     "GPA_RULE",
     "RIDGE_RULE",
     "CompiledStack",
-    "gpa_rounds",
+    "StackRecords",
+    "StackRule",
+    "StackState",
+    "play_stacked",
     "predict_round",
     "query_round",
-    "ridge_rounds",
+    "stack_rule",
+    "stacked_rounds",
     "update_round",
 ]
 
 GPA_RULE, RIDGE_RULE = 0, 1  # update rules of update_round
-_RULES = {"gpa": GPA_RULE, "ridge": RIDGE_RULE}
+
+StackRule = namedtuple("StackRule", ["code", "mu", "selective", "kappa", "include_current", "p"])
+StackRule.__doc__ = """A stacked form's rule: ``code`` (``GPA_RULE``: ``w_k += z_k x``; ``RIDGE_RULE``: Sherman–Morrison)
+and its parameters: ``mu`` (``A_k = µI + Σ m_s m_sᵀ``), ``selective``, ``kappa`` and
+``include_current`` (SSLGC's query rule ``r_k > t^{-κ}``; not selective, every label is told) and
+``p`` (random sampling: learner k is told the label iff its coin is ``< p``). Build it with :func:`stack_rule`.
+"""
+
+StackState = namedtuple("StackState", ["W", "Ainv", "U", "V", "n_updates"])
+StackState.__doc__ = """The arrays a pass updates in place: ``W`` (K, d) the rows ``w_k``; ``Ainv`` (K, d, d) the K
+inverses ``A_k^{-1}`` (full, symmetric; (0, 0, 0) for the GPA rule); ``U`` (K, d), ``V`` (K,) scratch for
+``A_k^{-1} x`` and ``x · A_k^{-1} x``; ``n_updates`` (K,) each learner's number of updates.
+"""
+
+StackRecords = namedtuple(
+    "StackRecords",
+    ["predictions", "scores", "binary_predictions", "binary_queried", "queried", "r", "threshold"],
+)
+StackRecords.__doc__ = """The outputs of a pass, one entry a round: predictions, scores (T, K), the K binary
+predictions and queries (T, K), queried, and SSLGC's ``r`` (T, K) and ``threshold`` (T,) ((0, K) and (0,)
+when not selective).
+"""
+
+
+def stack_rule(rule, *, mu=1.0, selective=False, kappa=0.0, include_current=True, p=1.0):
+    """A :class:`StackRule` (``rule`` ``"gpa"`` or ``"ridge"``) with every field of the type the loop is compiled for.
+
+    The parameters are the learner's, validated when it was built; this only converts them.
+    """
+    code = {"gpa": GPA_RULE, "ridge": RIDGE_RULE}[rule]
+    return StackRule(code, float(mu), bool(selective), float(kappa), bool(include_current), float(p))
 
 
 @numba.njit(cache=True)
@@ -102,13 +146,14 @@ def query_round(Ainv, x, t, kappa, include_current, U, V, r, q):
 
 
 @numba.njit(cache=True)
-def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
+def update_round(code, state, x, y, b, q, have_u):
     """Update every learner k that was told the label (``q[k]``) and erred (``b[k] ≠ z_k``).
 
-    ``rule`` is ``GPA_RULE`` (``w_k += z_k x``) or ``RIDGE_RULE`` (Sherman–Morrison on
-    ``w_k`` and ``A_k^{-1}``; ``U[k] = A_k^{-1} x`` and ``V[k]`` are reused when
-    ``have_u``, as SSLGC's query rule computed them).
+    ``code`` is ``GPA_RULE`` (``w_k += z_k x``) or ``RIDGE_RULE`` (Sherman–Morrison on
+    ``w_k`` and ``A_k^{-1}``; ``state.U[k] = A_k^{-1} x`` and ``state.V[k]`` are reused when
+    ``have_u``, as SSLGC's query rule computed them). ``state`` a :class:`StackState`.
     """
+    W, Ainv, U, V, n_updates = state.W, state.Ainv, state.U, state.V, state.n_updates
     d = x.shape[0]
     for k in range(W.shape[0]):
         z = 1 if y == k else -1
@@ -116,7 +161,7 @@ def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
             continue
         w = W[k]
         n_updates[k] += 1
-        if rule == GPA_RULE:
+        if code == GPA_RULE:
             for i in range(d):
                 w[i] += z * x[i]
             continue
@@ -132,97 +177,103 @@ def update_round(rule, W, Ainv, x, y, b, q, have_u, U, V, n_updates):
 
 
 @numba.njit(cache=True, nogil=True)
-def gpa_rounds(X, order, y, start, stop, W, coins, p, pred, scores, bpred, bquery, queried, n_updates):
-    """Rounds ``start..stop-1`` of K class-vs-rest graph perceptrons.
+def stacked_rounds(X, order, y, start, stop, rule, state, coins, out):
+    """Rounds ``start..stop-1`` of K class-vs-rest GPA, RandomSampling, OLLGC or SSLGC learners.
 
-    Every label is told, or, with ``coins`` of shape (T, K) (random sampling),
-    learner k is told the label of round t iff ``coins[t, k] < p``.
+    ``rule`` a :class:`StackRule`, ``state`` a :class:`StackState` (updated in
+    place), ``out`` a :class:`StackRecords`. With ``coins`` of shape (T, K)
+    (random sampling), learner k is told the label of round t iff
+    ``coins[t, k] < rule.p``; SSLGC asks by its query rule; otherwise every
+    label is told.
     """
-    no_A, no_U, no_V = np.zeros((0, 0, 0)), np.zeros((0, 0)), np.zeros(0)
+    K = state.W.shape[0]
     for t in range(start, stop):
         x = X[order[t]]
-        pred[t] = predict_round(W, x, scores[t], bpred[t])
-        if coins.shape[0] > 0:
-            anyq = False
-            for k in range(W.shape[0]):
-                bquery[t, k] = coins[t, k] < p
-                anyq = anyq or bquery[t, k]
-            queried[t] = anyq
-        else:
-            bquery[t, :] = True
-            queried[t] = True
-        update_round(GPA_RULE, W, no_A, x, y[t], bpred[t], bquery[t], False, no_U, no_V, n_updates)
-
-
-@numba.njit(cache=True, nogil=True)
-def ridge_rounds(
-    X, order, y, start, stop, W, Ainv, selective, kappa, include_current,
-    pred, scores, bpred, bquery, queried, r, threshold, U, V, n_updates,
-):  # fmt: skip
-    """Rounds ``start..stop-1`` of K class-vs-rest OLLGC (``selective`` False) or SSLGC learners."""
-    for t in range(start, stop):
-        x = X[order[t]]
-        pred[t] = predict_round(W, x, scores[t], bpred[t])
-        if selective:
-            queried[t], threshold[t] = query_round(
-                Ainv, x, t + 1, kappa, include_current, U, V, r[t], bquery[t]
+        b, q = out.binary_predictions[t], out.binary_queried[t]
+        out.predictions[t] = predict_round(state.W, x, out.scores[t], b)
+        if rule.selective:
+            out.queried[t], out.threshold[t] = query_round(
+                state.Ainv, x, t + 1, rule.kappa, rule.include_current, state.U, state.V, out.r[t], q
             )
+        elif coins.shape[0] > 0:
+            anyq = False
+            for k in range(K):
+                q[k] = coins[t, k] < rule.p
+                anyq = anyq or q[k]
+            out.queried[t] = anyq
         else:
-            bquery[t, :] = True
-            queried[t] = True
-        update_round(RIDGE_RULE, W, Ainv, x, y[t], bpred[t], bquery[t], selective, U, V, n_updates)
+            q[:] = True
+            out.queried[t] = True
+        update_round(rule.code, state, x, y[t], b, q, rule.selective)
 
 
-class CompiledStack:
+def play_stacked(rule, state, rngs, X, order, y, keys, progress=None):
+    """Play every round of ``order`` (:func:`stacked_rounds` in chunks); ``state`` ends updated.
+
+    ``rngs``: None, or random sampling's K coin generators (learner k's T
+    coins drawn at once from its generator, as T single draws would be).
+    ``X[i]`` is ``m_i``, ``y`` the labels in round order, ``keys`` the
+    ``info`` keys to record. Returns ``(predictions, scores, queried,
+    elapsed, records)`` as a learner's ``compiled_pass``.
+    """
+    order = np.asarray(order, dtype=np.intp)
+    T, K = len(order), state.W.shape[0]
+    out = StackRecords(
+        np.zeros(T, dtype=np.int64), np.zeros((T, K)), np.zeros((T, K), dtype=np.int64),
+        np.zeros((T, K), dtype=bool), np.zeros(T, dtype=bool), np.zeros((T if rule.selective else 0, K)),
+        np.zeros(T),
+    )  # fmt: skip
+    coins = np.stack([r.random(T) for r in rngs], axis=1) if rngs is not None else np.zeros((0, K))
+
+    def step(start, stop):
+        stacked_rounds(X, order, y, start, stop, rule, state, coins, out)
+
+    elapsed = play_in_chunks(step, T, progress=progress)
+    records = {
+        "score": out.scores,
+        "binary_predictions": out.binary_predictions,
+        "binary_queried": out.binary_queried,
+    }
+    if rule.selective:
+        records.update(r=out.r, threshold=out.threshold)
+    return out.predictions, out.scores, out.queried, elapsed, {k: records[k] for k in keys}
+
+
+class CompiledStack(CompiledPass):
     """K class-vs-rest learners (GPA, RandomSampling, OLLGC or SSLGC) compiled: per-round methods and the whole pass.
 
-    Built by a stacked form's ``compiled_form()`` with that form's rules:
+    Built by a stacked form's ``compiled_twin()`` from its ``compiled_form()``:
 
-    rule : ``"gpa"`` (``w_k += z_k x``) or ``"ridge"`` (Sherman–Morrison).
-    mu : float
-        Ridge rule: ``A_k = µI + Σ m_s m_sᵀ`` over learner k's updates.
-    selective, kappa, include_current
-        Ridge rule: SSLGC's query rule (``r_k > t^{-κ}``); not selective, every label is told.
+    rule : :class:`StackRule`
+        The learners' rule and parameters.
     coin_generators : callable ``(K, rng) -> K generators``, optional
-        Random sampling: learner k is told the label iff a draw of its generator is ``< p``.
-    p : float
-        The query probability of random sampling.
+        Random sampling: learner k is told the label iff a draw of its generator is ``< rule.p``.
 
     After ``reset``: ``W`` (K, d) holds the rows ``w_k``; for the ridge rule
     ``Ainv`` (K, d, d) the K inverses ``A_k^{-1}`` (full, symmetric), else
-    an empty array; ``n_updates`` (K,) counts each learner's updates.
+    an empty array; ``n_updates`` (K,) counts each learner's updates; ``state``
+    is the :class:`StackState` of these arrays.
     """
 
     multiclass = True
     record_keys = ("binary_predictions", "binary_queried")
-    pass_releases_gil = True  # compiled_pass runs in gpa_rounds / ridge_rounds, compiled with nogil
 
-    def __init__(
-        self, rule, *, mu=1.0, selective=False, kappa=0.0, include_current=True, coin_generators=None, p=1.0
-    ):
-        self.rule = _RULES[rule]
-        self.mu = float(mu)
-        self.selective = bool(selective)
-        self.kappa = float(kappa)
-        self.include_current = bool(include_current)
+    def __init__(self, rule, coin_generators=None):
+        self.rule = rule
         self.coin_generators = coin_generators
-        self.p = float(p)
+        base = {"score", "binary_predictions", "binary_queried"}
+        self._compiled_keys = frozenset(base | {"r", "threshold"} if rule.selective else base)
 
     def reset(self, d, n_classes, rng):
         K = int(n_classes)
         self.W = np.zeros((K, d))
-        if self.rule == RIDGE_RULE:
-            self.Ainv = np.broadcast_to(np.eye(d) / self.mu, (K, d, d)).copy()
+        if self.rule.code == RIDGE_RULE:
+            self.Ainv = np.broadcast_to(np.eye(d) / self.rule.mu, (K, d, d)).copy()
         else:
             self.Ainv = np.zeros((0, 0, 0))
         self.rngs = None if self.coin_generators is None else self.coin_generators(K, rng)
         self.n_updates = np.zeros(K, dtype=np.int64)
-        self._U, self._V = np.zeros((K, d)), np.zeros(K)
-
-    @property
-    def compiled_keys(self):
-        base = {"score", "binary_predictions", "binary_queried"}
-        return base | {"r", "threshold"} if self.selective else base
+        self.state = StackState(self.W, self.Ainv, np.zeros((K, d)), np.zeros(K), self.n_updates)
 
     # --- one round at a time (Session, or run with a record key the pass does not keep)
     def predict(self, x):
@@ -232,14 +283,15 @@ class CompiledStack:
         return best, {"score": s.tolist(), "binary_predictions": tuple(b.tolist()), "_b": b}
 
     def wants_label(self, x, t, info):
-        K = self.W.shape[0]
+        K, rule = self.W.shape[0], self.rule
         q = np.ones(K, dtype=bool)
         if self.rngs is not None:
-            q[:] = [r.random() < self.p for r in self.rngs]
+            q[:] = [r.random() < rule.p for r in self.rngs]
             anyq = bool(q.any())
-        elif self.selective:
+        elif rule.selective:
             r = np.empty(K)
-            anyq, thr = query_round(self.Ainv, x, t, self.kappa, self.include_current, self._U, self._V, r, q)
+            st = self.state
+            anyq, thr = query_round(self.Ainv, x, t, rule.kappa, rule.include_current, st.U, st.V, r, q)
             info["r"], info["threshold"] = r.tolist(), thr
         else:
             anyq = True
@@ -250,68 +302,21 @@ class CompiledStack:
     def update(self, x, y, label, info):
         q = info.get("_q")
         if q is None:  # wants_label was not asked (a query rule wraps this learner): every class learns
-            if self.selective:
+            if self.rule.selective:
                 raise TypeError(
                     "a selective one-vs-rest learner (SSLGC) has its own query step, which its update needs; "
                     "a query rule (MarginSampling, RandomQueries) cannot replace it: wrap a fully supervised "
                     "learner instead (OneVsRest(GPA), OneVsRest(OLLGC), CMOG, Relaxation)"
                 )
             q = np.ones(self.W.shape[0], dtype=bool)
-        update_round(
-            self.rule,
-            self.W,
-            self.Ainv,
-            x,
-            y,
-            info["_b"],
-            q,
-            self.selective,
-            self._U,
-            self._V,
-            self.n_updates,
-        )
+        update_round(self.rule.code, self.state, x, y, info["_b"], q, self.rule.selective)
 
-    # --- the whole pass (run)
-    def compiled_pass(self, X, order, y, keys, progress=None):
-        """Play every round of ``order`` in the compiled loop; None if a key in ``keys`` is not kept.
+    # --- the whole pass (run), through CompiledPass.compiled_pass
+    def compiled_form(self):
+        return CompiledRule(play_stacked, self.rule)
 
-        ``X[i]`` is ``m_i``, ``order`` the nodes of the rounds, ``y`` their
-        labels in round order; ``progress(n)``, if given, is told the rounds
-        of every chunk played. Returns ``(predictions, scores, queried,
-        elapsed, records)``, the state updated as the per-round methods would.
-        """
-        if not set(keys) <= self.compiled_keys:
-            return None
-        order = np.asarray(order, dtype=np.intp)
-        T, K = len(order), self.W.shape[0]
-        pred, queried = np.zeros(T, dtype=np.int64), np.zeros(T, dtype=bool)
-        scores, bpred, bquery = (
-            np.zeros((T, K)),
-            np.zeros((T, K), dtype=np.int64),
-            np.zeros((T, K), dtype=bool),
-        )
-        r, threshold = np.zeros((T if self.selective else 0, K)), np.zeros(T)
+    def compiled_state(self):
+        return self.state
 
-        # random sampling: learner k's T coins drawn at once from its generator, as T single draws would be
-        coins = (
-            np.stack([r.random(T) for r in self.rngs], axis=1) if self.rngs is not None else np.zeros((0, K))
-        )
-
-        def step(start, stop):
-            if self.rule == GPA_RULE:
-                gpa_rounds(
-                    X, order, y, start, stop, self.W, coins, self.p, pred, scores, bpred, bquery, queried,
-                    self.n_updates,
-                )  # fmt: skip
-            else:
-                ridge_rounds(
-                    X, order, y, start, stop, self.W, self.Ainv, self.selective, self.kappa,
-                    self.include_current, pred, scores, bpred, bquery, queried, r, threshold,
-                    self._U, self._V, self.n_updates,
-                )  # fmt: skip
-
-        elapsed = play_in_chunks(step, T, progress=progress)
-        records = {"score": scores, "binary_predictions": bpred, "binary_queried": bquery}
-        if self.selective:
-            records.update(r=r, threshold=threshold)
-        return pred, scores, queried, elapsed, {k: records[k] for k in keys}
+    def compiled_coin(self):
+        return self.rngs

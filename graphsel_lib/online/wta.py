@@ -85,14 +85,15 @@ from __future__ import annotations
 import bisect
 import math
 import time
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
 from .._validation import check_integer, check_seed
 from ..graph import check_adjacency, n_components
 from ._params import Params
-from .protocol import learner_rng
+from .protocol import Info, Seed, learner_rng
 from .relaxation import node_ids, read_node_id
 
 __all__ = [
@@ -112,7 +113,7 @@ class SpanningTree(NamedTuple):
     weight: np.ndarray
     root: int
 
-    def edges(self):
+    def edges(self) -> np.ndarray:
         """``(n − 1, 2)`` array of the tree's edges ``(v, parent[v])``."""
         child = np.flatnonzero(self.parent >= 0)
         return np.column_stack([child, self.parent[child]])
@@ -171,7 +172,7 @@ class SpanningTreeSampler:
         the message names the lightest edge and the fix).
     """
 
-    def __init__(self, S, *, max_steps=MAX_WALK_STEPS, compiled=True):
+    def __init__(self, S: Any, *, max_steps: int = MAX_WALK_STEPS, compiled: bool = True) -> None:
         S = _check_connected_graph(S)
         self.n = S.shape[0]
         self.indptr = S.indptr.tolist()
@@ -188,7 +189,7 @@ class SpanningTreeSampler:
         if not self.unweighted:
             _check_walkable(S, cum)
 
-    def draw(self, rng):
+    def draw(self, rng: np.random.Generator) -> SpanningTree:
         n = self.n
         root = int(rng.integers(n))
         if self._walks is not None:
@@ -343,7 +344,7 @@ def _over_budget(S, max_steps):
     )
 
 
-def random_spanning_tree(S, rng):
+def random_spanning_tree(S: Any, rng: Seed) -> SpanningTree:
     """A random spanning tree of ``S`` by Wilson's algorithm (``∝ Π S_e``; uniform if unweighted).
 
     ``rng``: a ``numpy.random.Generator`` or a seed. See :class:`SpanningTreeSampler`.
@@ -352,7 +353,7 @@ def random_spanning_tree(S, rng):
     return SpanningTreeSampler(S).draw(rng)
 
 
-def tree_line(tree):
+def tree_line(tree: SpanningTree) -> WTALine:
     """The line ``L`` of a :class:`SpanningTree` (module docstring, step 2) as a :class:`WTALine`.
 
     Depth-first visit from ``tree.root``, children in increasing node id; the
@@ -382,12 +383,11 @@ def tree_line(tree):
         low = math.inf
         nodes.append(v)
         stack.append([v, starts[v]])
-    nodes = np.asarray(nodes, dtype=np.int64)
-    weights = np.asarray(weights, dtype=np.float64)
+    line, gaps = np.asarray(nodes, dtype=np.int64), np.asarray(weights, dtype=np.float64)
     position = np.empty(n, dtype=np.int64)
-    position[nodes] = np.arange(n)
-    R = np.concatenate([[0.0], np.cumsum(1.0 / weights)])
-    return WTALine(nodes, weights, position, R)
+    position[line] = np.arange(n)
+    R = np.concatenate([[0.0], np.cumsum(1.0 / gaps)])
+    return WTALine(line, gaps, position, R)
 
 
 class WTA(Params):
@@ -431,14 +431,15 @@ class WTA(Params):
 
     multiclass = True
 
-    def __init__(self, S, *, n_trees=1, seed=None, default=0):
+    def __init__(self, S: Any, *, n_trees: int = 1, seed: Seed = None, default: int = 0) -> None:
         self.S = _check_connected_graph(S)
         self.n = self.S.shape[0]
         self.n_trees = check_integer(n_trees, "n_trees", minimum=1)
         self.seed = check_seed(seed)
         self.default = check_integer(default, "default", minimum=0)
         self._sampler = SpanningTreeSampler(self.S)
-        self.trees = self.lines = None
+        self.trees: list[SpanningTree] | None = None
+        self.lines: list[WTALine] | None = None
         if seed is not None:
             self._draw(np.random.default_rng(seed))
 
@@ -449,11 +450,11 @@ class WTA(Params):
         self._R = [ln.R.tolist() for ln in self.lines]
         self._nodes = [ln.nodes.tolist() for ln in self.lines]
 
-    def node_features(self):
+    def node_features(self) -> np.ndarray:
         """``node_ids(n)``: the feature matrix to run this learner on."""
         return node_ids(self.n)
 
-    def reset(self, d, n_classes, rng):
+    def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         if d != 1:
             raise ValueError(
                 f"WTA reads node ids: run it on M = node_ids(n) of shape (1, n), got d = {d} features"
@@ -463,7 +464,9 @@ class WTA(Params):
             raise ValueError(f"default class {self.default} is not in 0..{self.n_classes - 1}")
         if self.seed is None:
             self._draw(learner_rng(None, rng))
-        self._revealed = [[] for _ in range(self.n_trees)]  # sorted revealed positions, one list per tree
+        self._revealed: list[list[int]] = [
+            [] for _ in range(self.n_trees)
+        ]  # sorted revealed positions, one list per tree
         self._label = [0] * self.n  # revealed labels by node
         self._seen = [False] * self.n
 
@@ -491,7 +494,7 @@ class WTA(Params):
             return self._nodes[b][left], dl
         return self._nodes[b][right], dr
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> tuple[int, Info]:
         u = self._node(x)
         K = self.n_classes
         votes = np.zeros(K)
@@ -507,10 +510,17 @@ class WTA(Params):
             info["nearest"], info["distance"] = np.asarray(nearest), np.asarray(distance)
         return int(np.argmax(votes)), info
 
-    def wants_label(self, x, t, info):
+    def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
-    def compiled_pass(self, X, order, y, keys, progress=None):
+    def compiled_pass(
+        self,
+        X: np.ndarray,
+        order: np.ndarray,
+        y: np.ndarray,
+        keys: tuple[str, ...],
+        progress: Callable[[int], object] | None = None,
+    ) -> tuple | None:
         """Play the whole pass at once: :func:`~graphsel_lib.online.wta_loop.nearest_revealed_before`, O(1) a round.
 
         Every label is revealed and ``order`` is known, so the nearest revealed positions of every round come
@@ -536,14 +546,15 @@ class WTA(Params):
             return None  # not node ids: the per-round path says what is wrong
         if np.unique(u).size != u.size:
             return None
+        lines = cast("list[WTALine]", self.lines)  # drawn by reset
         clock = time.perf_counter
         t0 = clock()
         T, K, y = u.size, self.n_classes, np.asarray(y, dtype=np.int64)
         votes = np.zeros((T, K))
         rounds = np.arange(T)
         for b in range(self.n_trees):
-            p = self.lines[b].position[u]
-            R = self.lines[b].R
+            p = lines[b].position[u]
+            R = lines[b].R
             left, right = nearest_revealed_before(p, self.n)
             label_at = np.full(self.n, -1, dtype=np.int64)
             label_at[p] = y
@@ -554,7 +565,7 @@ class WTA(Params):
             votes[rounds, np.where(chosen >= 0, label_at[np.maximum(chosen, 0)], self.default)] += 1.0
         predictions = votes.argmax(axis=1)
         for b in range(self.n_trees):  # the state after the pass, as update() leaves it
-            self._revealed[b] = np.sort(self.lines[b].position[u]).tolist()
+            self._revealed[b] = np.sort(lines[b].position[u]).tolist()
         for node, label in zip(u.tolist(), y.tolist(), strict=True):
             self._seen[node] = True
             self._label[node] = label
@@ -565,7 +576,7 @@ class WTA(Params):
         records = {"node": u} if "node" in keys else {}
         return predictions, votes / self.n_trees, np.ones(T, dtype=bool), elapsed, records
 
-    def update(self, x, y, label, info):
+    def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         u = info["node"]
         self._seen[u] = True
         self._label[u] = int(y)
