@@ -8,7 +8,9 @@ code, *not* a table of the paper), the protocol and its grids (:func:`protocol`)
 table or figure returning its data (:func:`compare`, :func:`push_vs_exact`, :func:`vs_reference`,
 :func:`msg_curve`, :func:`check_limits`, :func:`sweep`) and the figures (:func:`draw_error_vs_labels`,
 :func:`draw_selective`). Result objects write their tables (``.write()``) under the names the notebooks
-always used (``figures/34_*``, ``figures/35_*``) and render their reading (``reading*``, Markdown).
+always used (``figures/34_*``, ``figures/35_*``). Notebook 34's readings (``reading*``) are
+:class:`~graphsel_lib.course.prose.Reading` s (templates in :mod:`graphsel_lib.papers.beyond_texts`);
+notebook 35's :func:`reading_selective` still renders Markdown.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.experiments import evaluate, random_orders, tune, tuning_order
 from graphsel_lib.online import CMOG, MSG, MarginSampling, RandomQueries, Relaxation, node_ids, run
+from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, is_smoke
 
 __all__ = [
@@ -249,13 +253,18 @@ class PushVsExact:
             f"{p.time.mean():.2f} s"
         )
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
+        """Sec. 2: the push kernel's error and pass time beside the exact kernel's."""
         e_x, e_p = self.exact.error_rate.mean(), self.push.error_rate.mean()
-        return (
-            f"On Cora with $\\beta = {self.beta_fraction:g}\\,n$ the push kernel errs {e_p:.4f} and the exact kernel "
-            f"{e_x:.4f} ({abs(e_p - e_x):.4f} apart, asserted below 0.02); a pass takes {self.push.time.mean():.2f} s "
-            f"with the push and {self.exact.time.mean():.2f} s with the exact kernel, plus {self.build_s:.2f} s once "
-            "for the dense inverse."
+        return reading(
+            "fastonl.push_vs_exact",
+            beta_fraction=self.beta_fraction,
+            push_error=e_p,
+            exact_error=e_x,
+            gap=abs(e_p - e_x),
+            push_s=self.push.time.mean(),
+            exact_s=self.exact.time.mean(),
+            build_s=self.build_s,
         )
 
 
@@ -301,13 +310,21 @@ def write_vs_reference(vs: pd.DataFrame) -> None:
     write_table(vs, "34_fastonl_vs_published", float_format="%.4f")
 
 
-def reading_vs_reference(vs: pd.DataFrame) -> str:
-    return " ".join(
-        f"On {NAME.get(r.dataset, r.dataset)} our relaxation learner errs {r.ours:.4f} ± {r['ours std']:.4f} "
-        f"against {r.published:.2f} for the reference run ({r.difference:+.4f}: "
-        f"{'it reaches it' if r.verdict == 'within' else 'it does not reach it'})."
+def reading_vs_reference(vs: pd.DataFrame) -> Reading:
+    """Sec. 3: per data set, our push learner's error against FastONL's reference run (table of :func:`vs_reference`)."""
+    graphs = [
+        reading(
+            "fastonl.vs_reference.graph",
+            dict(reaches=r.verdict == "within"),
+            dataset=NAME.get(r.dataset, r.dataset),
+            ours=r.ours,
+            ours_std=r["ours std"],
+            published=r.published,
+            difference=r.difference,
+        )
         for _, r in vs.iterrows()
-    )
+    ]
+    return reading("fastonl.vs_reference", graphs=graphs)
 
 
 def msg_curve(cmp: Comparison, verbose: bool = True) -> pd.DataFrame:
@@ -354,28 +371,38 @@ def draw_error_vs_labels(cmp: Comparison):
     return fig
 
 
-def reading_compare(cmp: Comparison) -> str:
+def reading_compare(cmp: Comparison) -> Reading:
     """Notebook 34 Sec. 5: per data set, error, labels and time per pass, rendered from the tables."""
-    lines = []
+    graphs = []
     for name in cmp.protocol.datasets:
         rx, cm, ms = (cmp.row(name, m) for m in ("Relaxation (push)", "CMOG (one-hot)", "MSG"))
         c = cmp.curve[cmp.curve.dataset == name]
         best = c.loc[c.error.idxmin()]
-        n_nodes = cmp.n_nodes[name]
-        lowest = min((rx.error, "the relaxation learner"), (cm.error, "CMOG"), (ms.error, "MSG"))[1]
-        lines.append(
-            f"* **{NAME.get(name, name)}.** *Error:* relaxation {rx.error:.4f}, CMOG {cm.error:.4f}, MSG "
-            f"{ms.error:.4f} (tuned {ms.setting.split(', ')[-1]}): the lowest is {lowest}. "
-            f"*Labels:* MSG queries {ms['labels %']:.1f} % of the nodes at an error "
-            f"{ms.error - rx.error:+.4f} from the relaxation learner's (all labels); over the whole $h$ grid its "
-            f"best error is {best.error:.4f} (at {best['labels %']:.1f} % of the labels), "
-            + ("so no $h$ reaches the relaxation learner's error: MSG saves labels at a higher error, not at a "
-               "comparable one. " if (c.error > rx.error + rx.error_std).all()
-               else "within one standard deviation of the relaxation learner's error. ")
-            + f"*Time per pass:* push {rx.time:.2f} s ({1e3 * rx.time / n_nodes:.2f} ms per round), "
-            f"MSG {ms.time:.3f} s, CMOG {cm.time:.3f} s (after a one-off eigendecomposition, cached on disk)."
-        )  # fmt: skip
-    return "\n".join(lines)
+        lowest = min((rx.error, 0), (cm.error, 1), (ms.error, 2))[1]  # ties: the order of the sentence
+        graphs.append(
+            reading(
+                "fastonl.compare.graph",
+                dict(
+                    relax_lowest=lowest == 0,
+                    cmog_lowest=lowest == 1,
+                    no_h_reaches=bool((c.error > rx.error + rx.error_std).all()),
+                ),
+                dataset=NAME.get(name, name),
+                relax_error=rx.error,
+                cmog_error=cm.error,
+                msg_error=ms.error,
+                msg_h=ms.setting.split(", ")[-1],
+                msg_labels=ms["labels %"],
+                msg_minus_relax=ms.error - rx.error,
+                best_error=best.error,
+                best_labels=best["labels %"],
+                relax_s=rx.time,
+                relax_ms_per_round=1e3 * rx.time / cmp.n_nodes[name],
+                msg_s=ms.time,
+                cmog_s=cm.time,
+            )
+        )
+    return reading("fastonl.compare", graphs=graphs)
 
 
 # =========================================================================== notebook 35
