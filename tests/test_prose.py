@@ -83,11 +83,11 @@ def test_every_beyond_template_parses(key):
 
 
 def test_beyond_readings_assemble_no_prose():
-    """Notebooks 34 and 41: the reading methods of transductive_peers and fastonl compute values, not words."""
+    """Notebooks 34, 35 and 41: the reading methods of transductive_peers and fastonl compute values, not words."""
     tp, fo = transductive_peers, fastonl
     converted = [tp.Agreement.reading, tp.Peers.reading_intro, tp.Peers.reading_truncated, tp.Collapse.reading,
-                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare]  # fmt: skip
+                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective]  # fmt: skip
     found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
-    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34 and 41"):
+    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35 and 41"):
         beyond_texts.reading("nope")
