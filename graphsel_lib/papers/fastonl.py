@@ -8,7 +8,8 @@ code, *not* a table of the paper), the protocol and its grids (:func:`protocol`)
 table or figure returning its data (:func:`compare`, :func:`push_vs_exact`, :func:`vs_reference`,
 :func:`msg_curve`, :func:`check_limits`, :func:`sweep`) and the figures (:func:`draw_error_vs_labels`,
 :func:`draw_selective`). Result objects write their tables (``.write()``) under the names the notebooks
-always used (``figures/34_*``, ``figures/35_*``) and render their reading (``reading*``, Markdown).
+always used (``figures/34_*``, ``figures/35_*``) and return their readings (``reading*``) as
+:class:`~graphsel_lib.course.prose.Reading` s (templates in :mod:`graphsel_lib.papers.beyond_texts`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.experiments import evaluate, random_orders, tune, tuning_order
 from graphsel_lib.online import CMOG, MSG, MarginSampling, RandomQueries, Relaxation, node_ids, run
+from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, is_smoke
 
 __all__ = [
@@ -249,13 +252,18 @@ class PushVsExact:
             f"{p.time.mean():.2f} s"
         )
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
+        """Sec. 2: the push kernel's error and pass time beside the exact kernel's."""
         e_x, e_p = self.exact.error_rate.mean(), self.push.error_rate.mean()
-        return (
-            f"On Cora with $\\beta = {self.beta_fraction:g}\\,n$ the push kernel errs {e_p:.4f} and the exact kernel "
-            f"{e_x:.4f} ({abs(e_p - e_x):.4f} apart, asserted below 0.02); a pass takes {self.push.time.mean():.2f} s "
-            f"with the push and {self.exact.time.mean():.2f} s with the exact kernel, plus {self.build_s:.2f} s once "
-            "for the dense inverse."
+        return reading(
+            "fastonl.push_vs_exact",
+            beta_fraction=self.beta_fraction,
+            push_error=e_p,
+            exact_error=e_x,
+            gap=abs(e_p - e_x),
+            push_s=self.push.time.mean(),
+            exact_s=self.exact.time.mean(),
+            build_s=self.build_s,
         )
 
 
@@ -301,13 +309,21 @@ def write_vs_reference(vs: pd.DataFrame) -> None:
     write_table(vs, "34_fastonl_vs_published", float_format="%.4f")
 
 
-def reading_vs_reference(vs: pd.DataFrame) -> str:
-    return " ".join(
-        f"On {NAME.get(r.dataset, r.dataset)} our relaxation learner errs {r.ours:.4f} ± {r['ours std']:.4f} "
-        f"against {r.published:.2f} for the reference run ({r.difference:+.4f}: "
-        f"{'it reaches it' if r.verdict == 'within' else 'it does not reach it'})."
+def reading_vs_reference(vs: pd.DataFrame) -> Reading:
+    """Sec. 3: per data set, our push learner's error against FastONL's reference run (table of :func:`vs_reference`)."""
+    graphs = [
+        reading(
+            "fastonl.vs_reference.graph",
+            dict(reaches=r.verdict == "within"),
+            dataset=NAME.get(r.dataset, r.dataset),
+            ours=r.ours,
+            ours_std=r["ours std"],
+            published=r.published,
+            difference=r.difference,
+        )
         for _, r in vs.iterrows()
-    )
+    ]
+    return reading("fastonl.vs_reference", graphs=graphs)
 
 
 def msg_curve(cmp: Comparison, verbose: bool = True) -> pd.DataFrame:
@@ -354,28 +370,38 @@ def draw_error_vs_labels(cmp: Comparison):
     return fig
 
 
-def reading_compare(cmp: Comparison) -> str:
+def reading_compare(cmp: Comparison) -> Reading:
     """Notebook 34 Sec. 5: per data set, error, labels and time per pass, rendered from the tables."""
-    lines = []
+    graphs = []
     for name in cmp.protocol.datasets:
         rx, cm, ms = (cmp.row(name, m) for m in ("Relaxation (push)", "CMOG (one-hot)", "MSG"))
         c = cmp.curve[cmp.curve.dataset == name]
         best = c.loc[c.error.idxmin()]
-        n_nodes = cmp.n_nodes[name]
-        lowest = min((rx.error, "the relaxation learner"), (cm.error, "CMOG"), (ms.error, "MSG"))[1]
-        lines.append(
-            f"* **{NAME.get(name, name)}.** *Error:* relaxation {rx.error:.4f}, CMOG {cm.error:.4f}, MSG "
-            f"{ms.error:.4f} (tuned {ms.setting.split(', ')[-1]}): the lowest is {lowest}. "
-            f"*Labels:* MSG queries {ms['labels %']:.1f} % of the nodes at an error "
-            f"{ms.error - rx.error:+.4f} from the relaxation learner's (all labels); over the whole $h$ grid its "
-            f"best error is {best.error:.4f} (at {best['labels %']:.1f} % of the labels), "
-            + ("so no $h$ reaches the relaxation learner's error: MSG saves labels at a higher error, not at a "
-               "comparable one. " if (c.error > rx.error + rx.error_std).all()
-               else "within one standard deviation of the relaxation learner's error. ")
-            + f"*Time per pass:* push {rx.time:.2f} s ({1e3 * rx.time / n_nodes:.2f} ms per round), "
-            f"MSG {ms.time:.3f} s, CMOG {cm.time:.3f} s (after a one-off eigendecomposition, cached on disk)."
-        )  # fmt: skip
-    return "\n".join(lines)
+        lowest = min((rx.error, 0), (cm.error, 1), (ms.error, 2))[1]  # ties: the order of the sentence
+        graphs.append(
+            reading(
+                "fastonl.compare.graph",
+                dict(
+                    relax_lowest=lowest == 0,
+                    cmog_lowest=lowest == 1,
+                    no_h_reaches=bool((c.error > rx.error + rx.error_std).all()),
+                ),
+                dataset=NAME.get(name, name),
+                relax_error=rx.error,
+                cmog_error=cm.error,
+                msg_error=ms.error,
+                msg_h=ms.setting.split(", ")[-1],
+                msg_labels=ms["labels %"],
+                msg_minus_relax=ms.error - rx.error,
+                best_error=best.error,
+                best_labels=best["labels %"],
+                relax_s=rx.time,
+                relax_ms_per_round=1e3 * rx.time / cmp.n_nodes[name],
+                msg_s=ms.time,
+                cmog_s=cm.time,
+            )
+        )
+    return reading("fastonl.compare", graphs=graphs)
 
 
 # =========================================================================== notebook 35
@@ -538,15 +564,10 @@ def draw_selective(sw: Sweep):
     return fig
 
 
-def _span(v):
-    return f"{v.min():.4f}" if len(v) == 1 else f"{v.min():.4f} to {v.max():.4f}"
-
-
-def reading_selective(sw: Sweep) -> str:
+def reading_selective(sw: Sweep) -> Reading:
     """Notebook 35 Sec. 5, rendered from the tables (the reference run counts as reached within 0.005)."""
-    reach, work, vs_msg, shrinks = [], [], [], []
-    datasets = sw.protocol.datasets
-    for name in datasets:
+    reach, work, vs_msg, times, budgets, shrinks = [], [], [], [], [], []
+    for name in sw.protocol.datasets:
         full = sw.rows(name, "Relaxation (all labels)").iloc[0]
         mg, rd, ms = (
             sw.rows(name, m) for m in ("Relaxation + margin queries", "Relaxation + random queries", "MSG")
@@ -554,56 +575,81 @@ def reading_selective(sw: Sweep) -> str:
         h = sw.headline[sw.headline.dataset == name].iloc[0]
         near = mg[mg.error <= full.error + 0.01]
         ref = mg[mg.error <= reference_run(name) + REFERENCE_QUOTED]
-        txt = (f"{NAME[name]}: the fully supervised error is {full.error:.4f} ± {full['error std']:.4f}; the margin "
-               "rule is "
-               + (f"within one standard deviation of it at {h['margin labels %']:.1f} % of the labels "
-                  f"({h['margin error']:.4f})" if h["reaches full error"]
-                  else f"never within one standard deviation of it (best {mg.error.min():.4f})"))  # fmt: skip
-        if len(near):
-            r = near.loc[near["labels %"].idxmin()]
-            txt += f", within 0.01 from {r['labels %']:.1f} % ({r.error:.4f}, {r.error - full.error:+.4f})"
-        if len(ref):
-            r = ref.loc[ref["labels %"].idxmin()]
-            txt += (f"; it reaches the reference run's ≈ {reference_run(name):.2f} from {r['labels %']:.1f} % of "
-                    f"the labels (error {r.error:.4f})")  # fmt: skip
-        reach.append(txt)
+        r_near = near.loc[near["labels %"].idxmin()] if len(near) else None
+        r_ref = ref.loc[ref["labels %"].idxmin()] if len(ref) else None
+        reach.append(
+            reading(
+                "fastonl.selective.reach",
+                dict(
+                    reaches_full=bool(h["reaches full error"]),
+                    near=bool(len(near)),
+                    reaches_reference=bool(len(ref)),
+                ),
+                dataset=NAME[name],
+                full_error=full.error,
+                full_std=full["error std"],
+                reach_labels=h["margin labels %"],
+                reach_error=h["margin error"],
+                best_error=mg.error.min(),
+                near_labels=None if r_near is None else r_near["labels %"],
+                near_error=None if r_near is None else r_near.error,
+                near_diff=None if r_near is None else r_near.error - full.error,
+                reference=reference_run(name),
+                ref_labels=None if r_ref is None else r_ref["labels %"],
+                ref_error=None if r_ref is None else r_ref.error,
+            )
+        )
         gap = (
             rd.error - mg.error
         )  # same budget, row by row (the control ran at the margin rule's label fraction)
         low = gap[mg["labels %"] < 50]
-        work.append(f"{NAME[name]} by {gap.min():.4f} to {gap.max():.4f}"
-                    + (f" ({_span(low)} below half of the labels)" if len(low) else "")
-                    + f", {gap.iloc[-1]:.4f} at the largest budget ({mg['labels %'].iloc[-1]:.1f} %)")  # fmt: skip
+        work.append(
+            reading(
+                "fastonl.selective.work",
+                dict(below_half=bool(len(low))),
+                dataset=NAME[name],
+                gap_min=gap.min(),
+                gap_max=gap.max(),
+                gap_below_half=Span(low.min(), low.max()) if len(low) else None,
+                gap_last=gap.iloc[-1],
+                last_labels=mg["labels %"].iloc[-1],
+            )
+        )
         shrinks.append(bool(gap.iloc[-1] < gap.iloc[0]))
         few = mg[mg["labels %"] < 25]
         best = ms.loc[ms.error.idxmin()]
         if len(few):
             f = few.loc[few.error.idxmin()]
-            vs_msg.append(f"{NAME[name]} {f.error:.4f} at {f['labels %']:.1f} % of the labels against MSG's best "
-                          f"{best.error:.4f} (at {best['labels %']:.1f} %)")  # fmt: skip
-    first = {n: sw.rows(n, "Relaxation + margin queries") for n in datasets}
-    msgs = {n: sw.rows(n, "MSG") for n in datasets}
-    return (
-        "* **Does the margin rule reach the fully supervised error with a fraction of the labels?** "
-        + "; ".join(reach) + ".\n"
-        "* **Does the rule do the work?** At every label budget random queries are worse than margin queries "
-        "(asserted above): " + "; ".join(work) + ". "
-        + ("The gap shrinks as both approach full supervision.\n" if all(shrinks) else "\n")
-        + "* **Against MSG.** "
-        + ("With fewer than a quarter of the labels the selective relaxation learner's best error is "
-           + "; ".join(vs_msg) + " (asserted lower in the full profile). "
-           if vs_msg else "No margin budget below a quarter of the labels in this profile. ")
-        + "The gap at equal labels is the gap of notebook 34: it comes with the "
-        "full-rank kernel, not with the query rule. MSG keeps the cheaper round: "
-        + "; ".join(f"{NAME[n]}: {msgs[n].time.mean():.3f} s per pass against {first[n].time.mean():.2f} s for the "
-                    "margin rule" for n in datasets)
-        + ". Smallest budgets measured: "
-        + "; ".join(f"{NAME[n]}: MSG {msgs[n]['labels %'].min():.1f} % of the labels at its smallest $h$, the margin "
-                    f"rule {first[n]['labels %'].min():.1f} % at its smallest $b$ "
-                    f"({'MSG goes lower' if msgs[n]['labels %'].min() < first[n]['labels %'].min() else 'the margin rule goes lower'})"
-                    for n in datasets)
-        + ".\n"
-        "* **Caveats.** Our rule is a heuristic transplanted from linear selective sampling: we prove no mistake or "
-        "label-complexity bound for it, and the relaxation's regret guarantee covers the rounds it updates on, not "
-        "the skipped ones. $b$ is not tuned here: the sweep *is* the result."
-    )  # fmt: skip
+            vs_msg.append(
+                reading(
+                    "fastonl.selective.vs_msg",
+                    dataset=NAME[name],
+                    error=f.error,
+                    labels=f["labels %"],
+                    msg_error=best.error,
+                    msg_labels=best["labels %"],
+                )
+            )
+        times.append(
+            reading(
+                "fastonl.selective.time", dataset=NAME[name], msg_s=ms.time.mean(), margin_s=mg.time.mean()
+            )
+        )
+        budgets.append(
+            reading(
+                "fastonl.selective.budget",
+                dict(msg_lower=bool(ms["labels %"].min() < mg["labels %"].min())),
+                dataset=NAME[name],
+                msg_labels=ms["labels %"].min(),
+                margin_labels=mg["labels %"].min(),
+            )
+        )
+    return reading(
+        "fastonl.selective",
+        dict(gap_shrinks=all(shrinks), few_labels=bool(vs_msg)),
+        reach=reach,
+        work=work,
+        vs_msg=vs_msg,
+        times=times,
+        budgets=budgets,
+    )

@@ -6,7 +6,8 @@ and of LLGC (Zhou et al. 2003) directly; scikit-learn's ``LabelPropagation``/``L
 (:func:`protocol`, :func:`split`), the peers wrapped on our sparse graph (:func:`sk_fit`, :func:`nx_fit`,
 :func:`methods`), one function per table or figure (:func:`agreement`, :func:`peers`, :func:`collapse`) and the
 figure (:func:`draw_peers`). No paper publishes these numbers: nothing is compared with published values.
-Result objects write their tables (``.write()``) as ``figures/41_*`` and render their reading (Markdown).
+Result objects write their tables (``.write()``) as ``figures/41_*`` and return their readings as
+:class:`~graphsel_lib.course.prose.Reading` (templates in :mod:`graphsel_lib.papers.beyond_texts`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading, Span
+from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import ProfileProtocol, is_smoke
 
 T = gs.transductive
@@ -172,15 +175,15 @@ class Agreement:
     def report(self) -> str:
         return "\n".join(self.lines)
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
+        """Sec. 2: the peers equal ours at convergence; at networkx's default 30 iterations they do not."""
         a, p = self.agree30, self.protocol
-        return (
-            "Both mappings are exact: at a tight tolerance the iterative peers reproduce our direct solutions to "
-            "$10^{-6}$ or better (asserted). At networkx's default budget of 30 iterations they are not at the "
-            f"fixed point: the predictions agree with it on {a['harmonic_function']:.1%} (harmonic) and "
-            f"{a['local_and_global_consistency']:.1%} (LLGC) of the nodes. That is a property of the default, not "
-            "a different estimator; the accuracy table below uses networkx's default `max_iter=30` (what a user "
-            f"gets) and scikit-learn with `max_iter={p.sk_max_iter}`, `tol={p.sk_tol:g}`."
+        return reading(
+            "peers.agreement",
+            agree_harmonic=a["harmonic_function"],
+            agree_llgc=a["local_and_global_consistency"],
+            sk_max_iter=p.sk_max_iter,
+            sk_tol=p.sk_tol,
         )
 
 
@@ -283,44 +286,42 @@ class Peers:
             assert abs(ll - ls) < 0.005
         return "\n".join(lines)
 
-    def reading_intro(self) -> str:
-        """The opening of Sec. 4, rendered from the accuracy table."""
-        if "pubmed" not in self.protocol.datasets:
-            return (
-                "*Smoke profile: PubMed is not in the accuracy table; the harmonic function alone is run on it "
-                "below.* "
-            )
+    def reading_intro(self) -> Reading:
+        """The opening of Sec. 4, rendered from the accuracy table (the smoke profile has no PubMed row)."""
+        has_pubmed = "pubmed" in self.protocol.datasets
+        if not has_pubmed:
+            return reading("peers.intro", dict(has_pubmed=False))
         h = self.acc("pubmed", "harmonic", "ours")
         c = self.acc("pubmed", "harmonic + CMN", "ours")
         lp = self.acc("pubmed", "harmonic", "scikit-learn LabelPropagation")
-        return (
-            f"In the accuracy table the plain harmonic function reaches {h.acc_mean:.3f} ± {h.acc_std:.3f} on "
-            f"PubMed (mean ± std over {self.protocol.n_splits} splits), against {c.acc_mean:.3f} ± "
-            f"{c.acc_std:.3f} with class mass normalisation, and scikit-learn's `LabelPropagation` (the same "
-            f"estimator, iterated) {lp.acc_mean:.3f}. "
+        return reading(
+            "peers.intro",
+            dict(has_pubmed=True),
+            h_mean=h.acc_mean,
+            h_std=h.acc_std,
+            n_splits=self.protocol.n_splits,
+            cmn_mean=c.acc_mean,
+            cmn_std=c.acc_std,
+            lp_mean=lp.acc_mean,
         )
 
-    def reading_truncated(self, agree: Agreement) -> str:
+    def reading_truncated(self, agree: Agreement) -> Reading:
         """Sec. 4's last paragraph: networkx's 30 iterations avoid the collapse by not converging."""
         p = self.protocol
         if "pubmed" not in p.datasets:
-            return (
-                "*Smoke profile: the networkx and scikit-learn runs on PubMed are in the full profile only.*"
-            )
+            return reading("peers.truncated", dict(has_pubmed=False))
         lp = [it for name_, n_, mx, it in self.sk_iters if name_ == "LabelPropagation" and n_ > 10_000]
-        nx30 = self.acc("pubmed", "harmonic", "networkx harmonic_function (30 it.)").acc_mean
-        sk = self.acc("pubmed", "harmonic", "scikit-learn LabelPropagation").acc_mean
-        ours = self.acc("pubmed", "harmonic", "ours").acc_mean
-        return (
-            "**The truncated iterations avoid it — by not converging.** In the accuracy table networkx's "
-            f"`harmonic_function` at its default 30 iterations reaches {nx30:.3f} accuracy on PubMed, while "
-            f"scikit-learn's `LabelPropagation`, run towards the fixed point, reaches {sk:.3f}, close to our exact "
-            f"solution's {ours:.3f}; it stopped at its cap of {p.sk_max_iter:,} iterations without reaching "
-            f"`tol={p.sk_tol:g}` on {sum(it >= p.sk_max_iter for it in lp)} of {len(lp)} PubMed fits. After 30 "
-            "Jacobi sweeps from $F_U = 0$, $F_U[i,k]$ is the probability that the walk from $i$ hits a class-$k$ "
-            "label *within 30 steps*: only the local evidence, no common far-field vector $\\bar f$. Early stopping "
-            "acts as a regulariser here; it is not the harmonic function (§2: on Cora its predictions differ from "
-            f"the fixed point on {1 - agree.agree30['harmonic_function']:.1%} of the nodes)."
+        return reading(
+            "peers.truncated",
+            dict(has_pubmed=True),
+            nx30=self.acc("pubmed", "harmonic", "networkx harmonic_function (30 it.)").acc_mean,
+            sk=self.acc("pubmed", "harmonic", "scikit-learn LabelPropagation").acc_mean,
+            ours=self.acc("pubmed", "harmonic", "ours").acc_mean,
+            sk_max_iter=p.sk_max_iter,
+            sk_tol=p.sk_tol,
+            n_capped=sum(it >= p.sk_max_iter for it in lp),
+            n_fits=len(lp),
+            disagree=1 - agree.agree30["harmonic_function"],
         )
 
 
@@ -467,34 +468,28 @@ class Collapse:
             f"the others: {np.round(np.sort(self.ratio[~c].to_numpy()), 2)}"
         )
 
-    def reading(self) -> str:
-        e0, e1, c, ratio, n = (
-            self.table["error (no CMN)"],
-            self.table["error (CMN)"],
-            self.collapsed,
-            self.ratio,
-            len(self.table),
+    def reading(self) -> Reading:
+        """Sec. 4: the collapse per split, CMN's repair, and the gap of the mean score against the row deviations."""
+        e0, e1, c, ratio = self.table["error (no CMN)"], self.table["error (CMN)"], self.collapsed, self.ratio
+        mixed = bool(c.any() and (~c).any())
+        share = 1 - np.asarray(self.true_p, float)
+        return reading(
+            "peers.collapse",
+            dict(mixed=mixed),
+            n_nodes=self.n_nodes,
+            mean_degree=self.mean_degree,
+            collapse_error=Span(share.min(), share.max()),
+            n_splits=len(self.table),
+            e0_mean=e0.mean(),
+            e0_std=e0.std(),
+            e0_min=e0.min(),
+            e0_max=e0.max(),
+            e1_mean=e1.mean(),
+            e1_std=e1.std(),
+            n_collapsed=int(c.sum()),
+            ratio_collapsed=Span(ratio[c].min(), ratio[c].max()) if mixed else None,
+            ratio_other=Span(ratio[~c].min(), ratio[~c].max()) if mixed else None,
         )
-        text = (
-            f"PubMed has {self.n_nodes:,} nodes and mean degree {self.mean_degree:.2f}; a collapse onto one class "
-            f"would give an error of {_range(1 - self.true_p)} (one minus that class's share). Over {n} splits the "
-            f"plain harmonic function errs {e0.mean():.3f} ± {e0.std():.3f} (from {e0.min():.3f} to {e0.max():.3f}), "
-            f"with CMN {e1.mean():.3f} ± {e1.std():.3f}. On {int(c.sum())} of the {n} splits one class takes more "
-            "than 90 % of the plain predictions; CMN lowers the error on each of them by more than 0.1 and keeps "
-            "every predicted share below 90 % (asserted)."
-        )
-        if c.any() and (~c).any():
-            text += (
-                f" The gap between the top two entries of $\\bar f$ is {_range(ratio[c], '.1f')} times the median "
-                f"row deviation on the collapsed splits and {_range(ratio[~c], '.1f')} times on the others: the "
-                "collapse is a property of the **split**, set by where the 60 labelled nodes fall, not of every draw."
-            )
-        return text
-
-
-def _range(v, fmt=".2f"):
-    v = np.asarray(v, float)
-    return f"{v.min():{fmt}}" if v.size == 1 or v.min() == v.max() else f"{v.min():{fmt}}–{v.max():{fmt}}"
 
 
 def collapse(profile: str = "full", seed: int = 0) -> Collapse:

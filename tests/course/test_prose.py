@@ -8,6 +8,7 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
+from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 
 
@@ -61,9 +62,32 @@ def test_gu2013_readings_assemble_no_prose():
                 or name == "speed_note"
             ):
                 continue
-            for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))):
-                if isinstance(node, ast.JoinedStr):
-                    found.append(f"{getattr(cls, '__name__', cls)}.{name}: f-string")
-                elif isinstance(node, ast.Attribute) and node.attr == "join":
-                    found.append(f"{getattr(cls, '__name__', cls)}.{name}: join")
+            found += _prose_assembly(fn, f"{getattr(cls, '__name__', cls)}.{name}")
     assert not found, found
+
+
+def _prose_assembly(fn, label: str) -> list:
+    """``label: f-string`` / ``label: join`` for each place ``fn`` builds text itself."""
+    found = []
+    for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))):
+        if isinstance(node, ast.JoinedStr):
+            found.append(f"{label}: f-string")
+        elif isinstance(node, ast.Attribute) and node.attr == "join":
+            found.append(f"{label}: join")
+    return found
+
+
+@pytest.mark.parametrize("key", sorted(beyond_texts.TEMPLATES))
+def test_every_beyond_template_parses(key):
+    assert prose._fields(beyond_texts.TEMPLATES[key])
+
+
+def test_beyond_readings_assemble_no_prose():
+    """Notebooks 34, 35 and 41: the reading methods of transductive_peers and fastonl compute values, not words."""
+    tp, fo = transductive_peers, fastonl
+    converted = [tp.Agreement.reading, tp.Peers.reading_intro, tp.Peers.reading_truncated, tp.Collapse.reading,
+                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35 and 41"):
+        beyond_texts.reading("nope")
