@@ -134,6 +134,25 @@ def test_table2_runs_equal_the_hand_written_loop(t2):
     pd.testing.assert_frame_equal(t2.runs[cols], old[cols])
 
 
+def test_mu_sensitivity_equals_the_hand_written_loop(t2):
+    """The mu sweep (a diagnostic of notebook 20 Sec. 7) gives the numbers of the loop it replaced."""
+    from functools import partial
+
+    p, rows = t2.protocol, []
+    for name, g in t2.graphs.items():
+        X, orders = gu.features(g, p.d), ex.random_orders(g.n_nodes, p.n_orders, 0)
+        for method in ("OLLGC", "SSLGC"):
+            for mu in p.mu_grid:
+                df = ex.evaluate(
+                    partial(gu.make_ovr, method, mu), X, g.labels, orders, method=method, n_jobs=1
+                )
+                rows.append({"dataset": name, "method": method, "mu": mu, "binary error": df.binary_error_rate.mean(),
+                             "std": df.binary_error_rate.std(), "multiclass error": df.error_rate.mean(),
+                             "#queried mean/learner": df.binary_n_queried.mean(), "#queried any": df.n_queried.mean(),
+                             "query ratio (mean/learner)": df.binary_n_queried.mean() / g.n_nodes})  # fmt: skip
+    pd.testing.assert_frame_equal(t2.mu_sensitivity, pd.DataFrame(rows))
+
+
 def test_gpa_offsets(t2):
     off = gu.gpa_offsets(t2)
     assert list(off.multiclass.index) == ["cora"] and 0 <= off.argmax_changed <= 1
