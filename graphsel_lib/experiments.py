@@ -371,11 +371,14 @@ def sweep(
     make : callable
         ``make(**point)`` returns a fresh learner (called once per order). It
         and a ``data`` callable each get the point's parameters they name (all,
-        if they take ``**kwargs``), and ``dataset=name`` if they name it
-        (settings tuned per graph); every grid parameter must be taken by one.
-    grid : mapping
+        if they take ``**kwargs``), and ``dataset=name`` if they name
+        ``dataset`` (settings tuned per graph); every grid parameter must be
+        taken by one.
+    grid : mapping, or list of mappings
         Parameter name -> list of values; the points are their product, the
-        first parameter varying slowest (as nested ``for`` loops).
+        first parameter varying slowest (as nested ``for`` loops). A list of
+        grids runs each in turn (methods with grids of their own); a column
+        is empty where a point has no such parameter.
     graphs : mapping
         Graph name -> ``(X, y)``, or -> ``data(**point)`` returning ``(X, y)``
         for data that depend on the point (e.g. a bias feature).
@@ -419,10 +422,11 @@ def sweep(
     wanted = None if metrics is None else list(metrics)
     if wanted is not None and (unknown := [m for m in wanted if m not in METRICS]):
         raise ValueError(f"unknown metric(s) {unknown}; choose from {', '.join(METRICS)}")
+    names = list(dict.fromkeys(k for point in points for k in point))
     takes = _taken(make)
     for name, data in graphs.items():
         unused = [
-            k for k in grid if not (_accepts(takes, k) or (callable(data) and _accepts(_taken(data), k)))
+            k for k in names if not (_accepts(takes, k) or (callable(data) and _accepts(_taken(data), k)))
         ]
         if unused:
             raise ValueError(
@@ -432,7 +436,7 @@ def sweep(
     frames = []
     for name, data in graphs.items():
         for point in points:
-            X, y = data(**_subset({**point, "dataset": name}, _taken(data))) if callable(data) else data
+            X, y = data(**_subset(point, name, _taken(data))) if callable(data) else data
             if isinstance(orders, Mapping):
                 if name not in orders:
                     raise ValueError(
@@ -443,7 +447,7 @@ def sweep(
                 graph_orders = random_orders(len(y), int(orders), seed)
             else:
                 graph_orders = orders
-            kw = _subset({**point, "dataset": name}, takes)
+            kw = _subset(point, name, takes)
             df = evaluate(
                 functools.partial(make, **kw),
                 X,
@@ -469,40 +473,49 @@ def sweep(
     if not frames:
         raise ValueError("no graph to sweep over: graphs is empty")
     out = pd.concat(frames, ignore_index=True)
-    lead = ["dataset", *grid]
+    lead = ["dataset", *names]
     return out[lead + [c for c in out.columns if c not in lead]]
 
 
-def _taken(fn):
-    """The keyword names ``fn`` accepts (``None``: any, it takes ``**kwargs`` or has no readable signature)."""
+_ANY = "**"  # in a set of keyword names: the callable also takes **kwargs
+
+
+def _taken(fn) -> set:
+    """The keyword names ``fn`` accepts, with :data:`_ANY` if it takes ``**kwargs`` (or has no readable signature)."""
     import inspect
 
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        return {_ANY}
+    names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names | ({_ANY} if any(p.kind is p.VAR_KEYWORD for p in params) else set())
 
 
 def _accepts(names, key) -> bool:
-    return names is None or key in names
+    return _ANY in names or key in names
 
 
-def _subset(point, names):
-    """The entries of ``point`` that a callable taking ``names`` (``None``: any) accepts."""
-    return dict(point) if names is None else {k: v for k, v in point.items() if k in names}
+def _subset(point, dataset, names) -> dict:
+    """The entries of ``point`` that a callable taking ``names`` accepts, and ``dataset`` if it names it."""
+    kw = dict(point) if _ANY in names else {k: v for k, v in point.items() if k in names}
+    return {**kw, "dataset": dataset} if "dataset" in names else kw
 
 
 def _grid_points(grid) -> list[dict]:
-    """The points of ``grid`` (name -> values) in nested-loop order; a bad grid raises a ValueError naming the fix."""
+    """The points of ``grid`` (name -> values, or a list of such grids) in nested-loop order.
+
+    A bad grid raises a ValueError naming the fix.
+    """
     import itertools
     from collections.abc import Mapping
 
+    if isinstance(grid, (list, tuple)) and grid and all(isinstance(g, Mapping) for g in grid):
+        return [point for g in grid for point in _grid_points(g)]
     if not isinstance(grid, Mapping) or not grid:
         raise ValueError(
-            f"grid must be a non-empty mapping of parameter name -> list of values, got {grid!r}"
+            "grid must be a non-empty mapping of parameter name -> list of values (or a list of such "
+            f"mappings), got {grid!r}"
         )
     reserved = {"dataset", "order", *METRICS}
     for key, values in grid.items():

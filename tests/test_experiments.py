@@ -686,3 +686,23 @@ def test_sweep_refuses_a_grid_parameter_nobody_takes(karate):
     M, y = karate
     with pytest.raises(ValueError, match=r"\['hh'\] are taken neither by make nor by the data of 'k'"):
         ex.sweep(gs.online.MSG, {"hh": [0.1]}, {"k": (M, y)}, 1, cache=False)
+
+
+def _one_of(method, **params):
+    return {"MSG": gs.online.MSG, "BBQ": gs.online.BBQ}[method](**params)
+
+
+def test_sweep_over_a_list_of_grids_runs_each_method_on_its_own_grid(karate):
+    """A list of grids = the loop over methods, each over its own parameter; **kwargs gets the point, not dataset."""
+    M, y = karate
+    grids = [{"method": ["MSG"], "h": [0.1, 1.0]}, {"method": ["BBQ"], "kappa": [0.5]}]
+    df = ex.sweep(_one_of, grids, {"k": (M, y)}, 2, ["n_queried"], n_jobs=1, cache=False)
+    assert list(df.columns) == ["dataset", "method", "h", "kappa", "order", "n_queried"]
+    assert df.method.tolist() == ["MSG"] * 4 + ["BBQ"] * 2
+    assert (
+        df.h.isna().tolist() == [False] * 4 + [True] * 2
+        and df.kappa.notna().tolist() == [False] * 4 + [True] * 2
+    )
+    orders = ex.random_orders(len(y), 2)
+    bbq = ex.evaluate(partial(gs.online.BBQ, kappa=0.5), M, y, orders, n_jobs=1, cache=False)
+    np.testing.assert_array_equal(df.n_queried[4:], bbq.n_queried)

@@ -12,15 +12,14 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import N_JOBS
+from graphsel_lib.papers.common import N_JOBS, Result, table_field
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
 from .protocols import Protocol, make_ovr, protocol, tuned_mu
 
 
 @dataclass
-class Fig1:
+class Fig1(Result):
     """gu2013 Fig. 1 reproduced (Sec. 6.4): error and time against the rank d on Cora, see :func:`fig1`."""
 
     protocol: Protocol
@@ -28,18 +27,14 @@ class Fig1:
     spectra: pd.DataFrame  #: per d: the largest eigenvalue used and the kernel diagonal
     split_note: str  #: ranks that cut a repeated eigenvalue (Markdown)
     runs: pd.DataFrame  #: one row per d, method and order
-    summary: pd.DataFrame = None  #: mean ± std over the orders per d and method
+    #: mean ± std over the orders per d and method
+    summary: pd.DataFrame = table_field("rank", float_format="%.4f", na_rep="-")
     claims: pd.DataFrame = None  #: per method: error at the smallest and largest d, time growth
-    ttests: pd.DataFrame = None  #: OLLGC and SSLGC against GPA at every d
-    d100: pd.DataFrame = None  #: d = 100 against Table 2 (None when 100 is not a rank of the profile)
-
-    def write(self) -> None:
-        write_table(self.summary, "21_gu2013_fig1_rank", float_format="%.4f", na_rep="-")
-        write_table(
-            self.ttests, "21_gu2013_fig1_ttests", float_format={"mean diff (a-b)": "%.4f", "p": "%.2e"}
-        )
-        if self.d100 is not None:
-            write_table(self.d100, "21_gu2013_fig1_d100_vs_table2", float_format="%.4f")
+    #: OLLGC and SSLGC against GPA at every d
+    ttests: pd.DataFrame = table_field(formats={"mean diff (a-b)": "%.4f", "p": "%.2e"})
+    #: d = 100 against Table 2 (None when 100 is not a rank of the profile)
+    d100: pd.DataFrame = table_field("d100_vs_table2", float_format="%.4f", optional=True)
+    PREFIX = "21_gu2013_fig1_"
 
     def show_summary(self) -> None:
         s = self.summary

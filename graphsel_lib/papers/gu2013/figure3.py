@@ -12,12 +12,13 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.online import SSLGC, OneVsRest, run
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
+    Result,
     span,
+    table_field,
 )
 
 from .paper_numbers import FIG3_AXES, PAPER_NAME
@@ -43,24 +44,18 @@ def check_query_rule(profile: str = "full", seed: int = 0, kappa: float = 0.5) -
 
 
 @dataclass
-class Fig3:
+class Fig3(Result):
     """gu2013 Fig. 3 reproduced (Sec. 6.6): SSLGC against random sampling at equal query ratio, see :func:`fig3`."""
 
     protocol: Protocol
     graphs: dict
     mus: dict  #: dataset -> SSLGC's mu (tuned at kappa = 0.4, as in Table 2)
     runs: pd.DataFrame  #: one row per dataset, kappa, method (SSLGC, Random) and order
-    table: pd.DataFrame = None  #: per dataset and kappa: both ratios, both errors, the paired test
-    verdict: pd.DataFrame = None  #: per dataset: cells where SSLGC is better, gaps, ratio range
-
-    def write(self) -> None:
-        t = self.table
-        write_table(
-            t,
-            "23_gu2013_fig3_query_ratio",
-            float_format={c: "%.4f" for c in t.columns if t[c].dtype == float} | {"p-value": "%.2e"},
-        )
-        write_table(self.verdict, "23_gu2013_fig3_verdict", float_format="%.4f")
+    #: per dataset and kappa: both ratios, both errors, the paired test
+    table: pd.DataFrame = table_field("query_ratio", float_format="%.4f", formats={"p-value": "%.2e"})
+    #: per dataset: cells where SSLGC is better, gaps, ratio range
+    verdict: pd.DataFrame = table_field(float_format="%.4f")
+    PREFIX = "23_gu2013_fig3_"
 
     @property
     def random_ratio_deviation(self) -> float:

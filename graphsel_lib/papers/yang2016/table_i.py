@@ -31,7 +31,7 @@ from .paper_numbers import (
     TOL,
     TOL_OTHER,
 )
-from .protocols import Protocol, _print, _setting, methods, paper_method, protocol
+from .protocols import Protocol, _print, _setting, methods, paper_method, protocol, tuned_key, tuned_learner
 from .table_i_checks import (
     _cmog_dgs,
     _error_vs_published,
@@ -444,18 +444,18 @@ def table1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table1
                     make, method_grid, data(bias)[0], g.labels, held_out, seed=seed, n_jobs=N_JOBS
                 )
                 tuning.append(table.assign(dataset=name, bias=bias, method=method))
-            params[name, bias, method] = prm
+            params[tuned_key(name, method, bias=bias)] = prm
             tuned.append({"dataset": name, "bias": bias, "method": method, "tuned": _setting(prm)})
         df = ex.sweep(
-            partial(_tuned_learner, meths, params),
+            partial(tuned_learner, meths, params),
             grid,
             {name: data},
             ex.random_orders(g.n_nodes, p.n_orders, seed),
             seed=seed,
             n_jobs=N_JOBS,
         )
-        keys = zip(df.dataset, df.bias, df.method, strict=True)
-        runs.append(df.assign(setting=[_setting(params[k]) for k in keys]))
+        keys = zip(df.dataset, df.method, df.bias, strict=True)
+        runs.append(df.assign(setting=[_setting(params[tuned_key(n, m, bias=b)]) for n, m, b in keys]))
         if verbose:
             print(f"{name:>9s}: n={g.n_nodes}, K={g.n_classes}, done at {time.perf_counter() - t_runs:.1f} s")
     runs = pd.concat(runs, ignore_index=True)
@@ -476,11 +476,6 @@ def table1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table1
     res.cmog_dgs = _cmog_dgs(res)
     res.spec_check = _spec_check(res)
     return res
-
-
-def _tuned_learner(meths, params, dataset, bias, method):
-    """The learner of one cell of Table I, at the setting tuned for its dataset and feature setting."""
-    return meths[method][0](**params[dataset, bias, method])
 
 
 def _headline(res: Table1):
