@@ -153,6 +153,26 @@ def test_mu_sensitivity_equals_the_hand_written_loop(t2):
     pd.testing.assert_frame_equal(t2.mu_sensitivity, pd.DataFrame(rows))
 
 
+def test_fig1_runs_equal_the_hand_written_loop():
+    """The rank sweep behind Fig. 1 gives the rows and numbers of the loop it replaced (times aside)."""
+    from functools import partial
+
+    import graphsel_lib as gs
+
+    f1, rows = gu.fig1("smoke", 0, verbose=False), []
+    p, g = f1.protocol, gs.load_dataset("cora")
+    orders = ex.random_orders(g.n_nodes, p.n_orders, 0)
+    for d in p.ranks:
+        X = gu.features(g, d)
+        for method in gu.METHODS:
+            mu = None if method == "GPA" else gu.tuned_mu(method, X, g, p, 0)[0]
+            df = ex.evaluate(partial(gu.make_ovr, method, mu), X, g.labels, orders, method=method, n_jobs=1)
+            rows.append(df.assign(d=d, mu=mu))
+    old = pd.concat(rows, ignore_index=True)
+    cols = [c for c in old.columns if c != "time"]
+    pd.testing.assert_frame_equal(f1.runs[cols], old[cols])
+
+
 def test_gpa_offsets(t2):
     off = gu.gpa_offsets(t2)
     assert list(off.multiclass.index) == ["cora"] and 0 <= off.argmax_changed <= 1

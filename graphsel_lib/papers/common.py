@@ -26,6 +26,7 @@ __all__ = [
     "STAND_IN",
     "ProfileProtocol",
     "Result",
+    "at_rank",
     "bias_variants",
     "table_field",
     "cpu_model",
@@ -145,6 +146,12 @@ def bias_variants(M, b, labels):
 
 def _bias_variant(X_of, labels, bias):
     return X_of[bias], labels
+
+
+def at_rank(X_of, labels, d):
+    """``data(d)`` for :func:`~graphsel_lib.experiments.sweep` over the rank (with ``functools.partial``):
+    the rank-d features ``X_of[d]`` and the labels."""
+    return X_of[d], labels
 
 
 @dataclass(frozen=True)

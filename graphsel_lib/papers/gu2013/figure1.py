@@ -12,10 +12,10 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.papers.common import N_JOBS, Result, table_field
+from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
-from .protocols import Protocol, make_ovr, protocol, tuned_mu
+from .protocols import Protocol, mu_key, protocol, tuned_mu, tuned_ovr
 
 
 @dataclass
@@ -190,24 +190,25 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
         }
     )
     assert np.all(np.diff(spectra["mean ||m_t||^2"]) > 0)  # the kernel diagonal grows with d
-    orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-    runs = []
+    X_of, mus = {d: gs.add_bias(embs[d].M, BIAS_B) for d in ranks}, {}
     t_runs = time.perf_counter()
     for d in ranks:
-        X = gs.add_bias(embs[d].M, BIAS_B)
-        for method in METHODS:
-            mu = None
-            if method != "GPA":
-                mu, table = tuned_mu(method, X, g, p, seed)
-                if verbose:
-                    print(f"d={d} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
-            df = ex.evaluate(
-                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )
-            runs.append(df.assign(d=d, mu=mu))
-        if verbose:
-            print(f"d={d:>4d} done at {time.perf_counter() - t_runs:.1f} s")
-    runs = pd.concat(runs, ignore_index=True)
+        for method in [m for m in METHODS if m != "GPA"]:  # GPA has no mu
+            mus[mu_key("cora", method, d=d)], table = tuned_mu(method, X_of[d], g, p, seed)
+            if verbose:
+                print(f"d={d} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
+    runs = ex.sweep(
+        partial(tuned_ovr, mus),
+        {"d": ranks, "method": METHODS},
+        {"cora": partial(at_rank, X_of, g.labels)},
+        ex.random_orders(g.n_nodes, p.n_orders, seed),
+        seed=seed,
+        n_jobs=N_JOBS,
+    )
+    mu = [mus.get(mu_key("cora", m, d=d)) for m, d in zip(runs.method, runs.d, strict=True)]
+    runs["mu"] = pd.Series(mu, index=runs.index, dtype=object)  # None for GPA (untuned)
+    if verbose:
+        print(f"all ranks done at {time.perf_counter() - t_runs:.1f} s")
     assert (runs.groupby(["d", "method"]).size() == p.n_orders).all()
     res = Fig1(p, seed, spectra, split_note, runs)
     summary = ex.summarize(

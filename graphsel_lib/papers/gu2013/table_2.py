@@ -30,7 +30,7 @@ from .paper_numbers import (
     Q_CLOSE,
     TOL,
 )
-from .protocols import Protocol, _listing, _print, make_ovr, protocol, tuned_mu
+from .protocols import Protocol, _listing, _print, mu_key, protocol, tuned_mu, tuned_ovr
 from .table_2_checks import (
     _error_vs_published,
     _label_efficiency,
@@ -446,18 +446,19 @@ def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2
         for bias, method, definition in itertools.product(*grid.values()):
             if method != "GPA":
                 mu, table = tuned_mu(method, data(bias)[0], g, p, seed, metric=ERROR_COLUMN[definition])
-                mus[name, bias, method, definition] = mu
+                mus[mu_key(name, method, bias=bias, definition=definition)] = mu
                 tuning.append(table.assign(dataset=name, bias=bias, definition=definition, method=method))
         df = ex.sweep(
-            partial(_tuned_learner, mus),
+            partial(tuned_ovr, mus),
             grid,
             {name: data},
             ex.random_orders(g.n_nodes, p.n_orders, seed),
             seed=seed,
             n_jobs=N_JOBS,
         )
-        keys = zip(df.dataset, df.bias, df.method, df.definition, strict=True)
-        mu = pd.Series([mus.get(k) for k in keys], index=df.index, dtype=object)  # None for GPA (untuned)
+        keys = zip(df.dataset, df.method, df.bias, df.definition, strict=True)
+        mu = [mus.get(mu_key(n, m, bias=b, definition=d)) for n, m, b, d in keys]
+        mu = pd.Series(mu, index=df.index, dtype=object)  # None for GPA (untuned)
         runs.append(df.assign(mu=mu, error=_error_of(df)))
         if verbose:
             print(f"{name:>9s}: n={g.n_nodes}, K={g.n_classes}, done at {time.perf_counter() - t_runs:.1f} s")
@@ -477,11 +478,6 @@ def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2
     res.query_match = _query_match(res)
     res.label_efficiency = _label_efficiency(res)
     return res
-
-
-def _tuned_learner(mus, dataset, bias, method, definition):
-    """The learner of one configuration of Table 2, at the mu tuned for it (none for GPA)."""
-    return make_ovr(method, mus.get((dataset, bias, method, definition)))
 
 
 def _error_of(runs) -> np.ndarray:

@@ -12,7 +12,7 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.papers.common import N_JOBS, Result, table_field
+from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
 
 from .paper_numbers import BIAS_B, HEADLINE, LABEL, SHOWN
 from .protocols import Protocol, _setting, methods, protocol, tuned_key, tuned_learner, tuned_params
@@ -79,7 +79,7 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
             ex.sweep(
                 partial(tuned_learner, meths, params),
                 {"d": ranks, "method": list(meths)},
-                {name: partial(_at_rank, X_of, g.labels)},
+                {name: partial(at_rank, X_of, g.labels)},
                 ex.random_orders(g.n_nodes, p.n_orders, seed),
                 seed=seed,
                 n_jobs=N_JOBS,
@@ -109,11 +109,6 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
     res = Fig3(p, n_nodes, pd.DataFrame(rows), runs, notes, repeated)
     res.monotone, res.ttests, res.balance = _fig3_claims(res)
     return res
-
-
-def _at_rank(X_of, labels, d):
-    """The rank-d features (with the bias feature in the headline setting) and the labels."""
-    return X_of[d], labels
 
 
 def _fig3_claims(res: Fig3):
