@@ -173,6 +173,31 @@ def test_fig1_runs_equal_the_hand_written_loop():
     pd.testing.assert_frame_equal(f1.runs[cols], old[cols])
 
 
+def test_fig3_runs_equal_the_hand_written_loop():
+    """The two kappa sweeps behind Fig. 3 (SSLGC, then random sampling at its ratio) = the loop they replaced."""
+    from functools import partial
+
+    import graphsel_lib as gs
+    from graphsel_lib.papers.gu2013.protocols import _make_random
+
+    f3, rows = gu.fig3("smoke", 0, verbose=False), []
+    p = f3.protocol
+    for name in p.fig3_datasets:
+        g = gs.load_dataset(name)
+        X, orders = gu.features(g, p.d), ex.random_orders(g.n_nodes, p.n_orders, 0)
+        mu = gu.tuned_mu("SSLGC", X, g, p, 0)[0]
+        for kappa in p.kappas:
+            s = ex.evaluate(
+                partial(gu.make_ovr, "SSLGC", mu, kappa), X, g.labels, orders, method="SSLGC", n_jobs=1
+            )
+            q = float(s.binary_n_queried.mean() / g.n_nodes)
+            rnd = ex.evaluate(partial(_make_random, q), X, g.labels, orders, method="Random", n_jobs=1)
+            rows.append(pd.concat([s, rnd]).assign(dataset=name, kappa=kappa, p=q, n=g.n_nodes))
+    old = pd.concat(rows, ignore_index=True)
+    cols = [c for c in old.columns if c != "time"]
+    pd.testing.assert_frame_equal(f3.runs[cols], old[cols])
+
+
 def test_gpa_offsets(t2):
     off = gu.gpa_offsets(t2)
     assert list(off.multiclass.index) == ["cora"] and 0 <= off.argmax_changed <= 1
