@@ -1,6 +1,7 @@
 """Experiment engine: seeded orders, tuning, summaries, t-tests, caching, backends."""
 
 import json
+import re
 from functools import partial
 
 import numpy as np
@@ -601,3 +602,107 @@ def test_an_edited_results_cache_is_refused_and_recomputed(karate, tmp_path):
     path.write_text(json.dumps(stored))
     ex.evaluate(GPA, M, yb, orders, n_jobs=1, cache_dir=tmp_path)
     assert "checksum" in json.loads(path.read_text())
+
+
+def test_sweep_equals_the_hand_written_loop(karate, tmp_path):
+    """sweep = the nested loop over graphs, grid points and evaluate it replaces: same rows, same numbers."""
+    M, y = karate
+    graphs = {"karate": (M, y), "karate-nobias": (M[:-1], y)}
+    orders = ex.random_orders(len(y), 3, seed=4)
+    grid = {"method": ["OLLGC", "SSLGC"], "mu": [0.1, 1.0]}
+
+    def make(method, mu):
+        return OneVsRest(partial(OLLGC if method == "OLLGC" else SSLGC, mu=mu))
+
+    got = ex.sweep(make, grid, graphs, orders, seed=5, n_jobs=1, cache_dir=tmp_path)
+    rows = []
+    for name, (X, yy) in graphs.items():
+        for method in grid["method"]:
+            for mu in grid["mu"]:
+                df = ex.evaluate(partial(make, method, mu), X, yy, orders, seed=5, method=method, n_jobs=1,
+                                 cache=False)  # fmt: skip
+                rows.append(df.assign(dataset=name, mu=mu))
+    want = pd.concat(rows, ignore_index=True)
+    assert list(got.columns) == ["dataset", "method", "mu", "order", *[m for m in ex.METRICS if m in want]]
+    cols = [c for c in got.columns if c != "time"]
+    pd.testing.assert_frame_equal(got[cols], want[cols])
+    again = ex.sweep(make, grid, graphs, orders, seed=5, n_jobs=1, cache_dir=tmp_path)
+    pd.testing.assert_frame_equal(again, got)  # the second sweep reads the cache, times included
+
+
+def test_sweep_per_point_data_per_graph_make_and_metric_choice(karate, tmp_path):
+    M, y = karate
+    seen = []
+
+    def make(h, dataset):  # takes h and the graph, not the bias
+        seen.append(dataset)
+        return gs.online.MSG(h=h)
+
+    def data(bias, h):
+        return (M if bias else M[:-1]), y
+
+    df = ex.sweep(
+        make, {"bias": [True, False], "h": [0.1]}, {"k": data}, 2, ["error_rate"], n_jobs=1, cache=False
+    )
+    assert list(df.columns) == ["dataset", "bias", "h", "order", "error_rate"]
+    assert df.bias.tolist() == [True, True, False, False] and set(seen) == {"k"}
+    direct = ex.evaluate(
+        partial(gs.online.MSG, h=0.1), M[:-1], y, ex.random_orders(len(y), 2), n_jobs=1, cache=False
+    )
+    np.testing.assert_array_equal(df.error_rate[2:], direct.error_rate)
+
+
+@pytest.mark.parametrize(
+    ("grid", "words"),
+    [
+        ({}, "non-empty mapping"),
+        ([("h", [1.0])], "non-empty mapping"),
+        ({"h": []}, "has no values"),
+        ({"h": 0.1}, "write [0.1] for one value"),
+        ({"kind": "push"}, "write ['push'] for one value"),
+        ({"order": [1, 2]}, "is a column of the result"),
+        ({"error_rate": [1]}, "is a column of the result"),
+    ],
+)
+def test_sweep_refuses_a_bad_grid(karate, grid, words):
+    M, y = karate
+    with pytest.raises(ValueError, match=re.escape(words)):
+        ex.sweep(gs.online.MSG, grid, {"k": (M, y)}, 1, n_jobs=1, cache=False)
+
+
+def test_sweep_refuses_unknown_metrics_and_missing_orders(karate):
+    M, y = karate
+    with pytest.raises(ValueError, match="unknown metric"):
+        ex.sweep(gs.online.MSG, {"h": [0.1]}, {"k": (M, y)}, 1, ["accuracy"], cache=False)
+    with pytest.raises(ValueError, match="one-vs-rest learners only"):
+        ex.sweep(gs.online.MSG, {"h": [0.1]}, {"k": (M, y)}, 1, ["binary_error_rate"], n_jobs=1, cache=False)
+    with pytest.raises(ValueError, match=r"no orders for graph 'k'"):
+        ex.sweep(
+            gs.online.MSG, {"h": [0.1]}, {"k": (M, y)}, {"other": ex.random_orders(len(y), 1)}, cache=False
+        )
+
+
+def test_sweep_refuses_a_grid_parameter_nobody_takes(karate):
+    M, y = karate
+    with pytest.raises(ValueError, match=r"\['hh'\] are taken neither by make nor by the data of 'k'"):
+        ex.sweep(gs.online.MSG, {"hh": [0.1]}, {"k": (M, y)}, 1, cache=False)
+
+
+def _one_of(method, **params):
+    return {"MSG": gs.online.MSG, "BBQ": gs.online.BBQ}[method](**params)
+
+
+def test_sweep_over_a_list_of_grids_runs_each_method_on_its_own_grid(karate):
+    """A list of grids = the loop over methods, each over its own parameter; **kwargs gets the point, not dataset."""
+    M, y = karate
+    grids = [{"method": ["MSG"], "h": [0.1, 1.0]}, {"method": ["BBQ"], "kappa": [0.5]}]
+    df = ex.sweep(_one_of, grids, {"k": (M, y)}, 2, ["n_queried"], n_jobs=1, cache=False)
+    assert list(df.columns) == ["dataset", "method", "h", "kappa", "order", "n_queried"]
+    assert df.method.tolist() == ["MSG"] * 4 + ["BBQ"] * 2
+    assert (
+        df.h.isna().tolist() == [False] * 4 + [True] * 2
+        and df.kappa.notna().tolist() == [False] * 4 + [True] * 2
+    )
+    orders = ex.random_orders(len(y), 2)
+    bbq = ex.evaluate(partial(gs.online.BBQ, kappa=0.5), M, y, orders, n_jobs=1, cache=False)
+    np.testing.assert_array_equal(df.n_queried[4:], bbq.n_queried)

@@ -5,12 +5,18 @@ Small and free of any paper's content; each paper module (``yang2016``, ...) imp
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import platform
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..collection import scorecard
+from ..collection.tables import DEFAULT_FLOAT_FORMAT, write_table
+from ..spectral import add_bias
 
 __all__ = [
     "IMDB_PAPER_NAME",
@@ -19,6 +25,10 @@ __all__ = [
     "PROFILES",
     "STAND_IN",
     "ProfileProtocol",
+    "Result",
+    "at_rank",
+    "bias_variants",
+    "table_field",
     "cpu_model",
     "is_smoke",
     "judge_at_budget",
@@ -125,3 +135,90 @@ def judge_at_budget(at, tolerance, published_std, own_ratio=None):
         for r in own_ratio
     ]
     return out
+
+
+def bias_variants(M, b, labels):
+    """``data(bias)`` for :func:`~graphsel_lib.experiments.sweep`: the spectral features without
+    (``bias=False``) or with the constant feature ``b`` (``add_bias``; gu2013 Sec. 4.2, yang2016 Sec. V-A),
+    and the labels."""
+    return functools.partial(_bias_variant, {False: M, True: add_bias(M, b)}, labels)
+
+
+def _bias_variant(X_of, labels, bias):
+    return X_of[bias], labels
+
+
+def at_rank(X_of, labels, d):
+    """``data(d)`` for :func:`~graphsel_lib.experiments.sweep` over the rank (with ``functools.partial``):
+    the rank-d features ``X_of[d]`` and the labels."""
+    return X_of[d], labels
+
+
+@dataclass(frozen=True)
+class _Table:
+    """How :meth:`Result.write` writes one table field (see :func:`table_field`)."""
+
+    file: str | None
+    float_format: Any
+    formats: Mapping | None
+    na_rep: str
+    view: Callable | None
+    optional: bool
+
+
+def table_field(
+    file: str | None = None,
+    *,
+    float_format=DEFAULT_FLOAT_FORMAT,
+    formats: Mapping | None = None,
+    na_rep: str = "",
+    view: Callable | None = None,
+    optional: bool = False,
+    required: bool = False,
+):
+    """A dataclass field holding a table that :meth:`Result.write` writes.
+
+    ``file``: the name after the class's ``PREFIX`` (default: the attribute's
+    name); ``float_format``: every float column's format, ``formats``: some
+    columns' own; ``view``: what is written, computed from the field (a column
+    subset, a pivot); ``optional``: a table a run may leave ``None``, then not
+    written; ``required``: a field without a default (set by the constructor).
+    """
+    spec = _Table(file, float_format, formats, na_rep, view, optional)
+    extra = {} if required else {"default": None}
+    return dataclasses.field(metadata={"table": spec}, **extra)
+
+
+class Result:
+    """A paper's result (a dataclass): :meth:`write` writes each :func:`table_field` field as ``PREFIX + name``.
+
+    ``PREFIX`` is the notebook's prefix, e.g. ``"20_gu2013_"``; the tables go
+    through :func:`~graphsel_lib.collection.tables.write_table` (``figures/``,
+    or the smoke profile's folder).
+    """
+
+    PREFIX: ClassVar[str] = ""
+
+    def write(self) -> None:
+        """Write every table field to ``figures/PREFIX + name`` (``.csv`` and ``.md``)."""
+        if not self.PREFIX:
+            raise TypeError(
+                f"{type(self).__name__} sets no PREFIX (the notebook prefix of its tables' files)"
+            )
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            spec = f.metadata.get("table")
+            if spec is None:
+                continue
+            frame = getattr(self, f.name)
+            if frame is None:
+                if spec.optional:
+                    continue
+                raise ValueError(
+                    f"{type(self).__name__}.{f.name} is None: compute it (the function that builds the result "
+                    "sets it) before write()"
+                )
+            frame = spec.view(frame) if spec.view is not None else frame
+            fmt = spec.float_format
+            if spec.formats:
+                fmt = {str(c): spec.float_format for c in frame.columns} | dict(spec.formats)
+            write_table(frame, self.PREFIX + (spec.file or f.name), float_format=fmt, na_rep=spec.na_rep)

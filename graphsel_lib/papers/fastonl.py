@@ -23,13 +23,14 @@ import numpy as np
 import pandas as pd
 
 import graphsel_lib as gs
+from graphsel_lib import experiments
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.experiments import evaluate, random_orders, tune, tuning_order
 from graphsel_lib.online import CMOG, MSG, MarginSampling, RandomQueries, Relaxation, node_ids, run
 from graphsel_lib.papers.beyond_texts import reading
-from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, is_smoke
+from graphsel_lib.papers.common import N_JOBS, ProfileProtocol, Result, is_smoke, table_field
 
 __all__ = [
     "EPS",
@@ -155,25 +156,23 @@ def _style_log_labels(ax):
 
 
 @dataclass
-class Comparison:
+class Comparison(Result):
     """Notebook 34 Sec. 1: the relaxation learner (push), CMOG (one-hot) and MSG on the same orders."""
 
     protocol: Protocol
     seed: int
     results: pd.DataFrame  #: one row per dataset, method and order
-    summary: pd.DataFrame  #: mean over the orders (``34_relaxation_vs_selective``)
-    beta: dict  #: dataset -> tuned beta of the push learner
-    n_nodes: dict
-    curve: pd.DataFrame = None  #: MSG's h sweep (:func:`msg_curve`)
+    #: mean over the orders (``34_relaxation_vs_selective``)
+    summary: pd.DataFrame = table_field("relaxation_vs_selective", float_format="%.4f", required=True)
+    beta: dict = None  #: dataset -> tuned beta of the push learner
+    n_nodes: dict = None
+    #: MSG's h sweep (:func:`msg_curve`)
+    curve: pd.DataFrame = table_field("msg_error_vs_labels", float_format="%.4f", optional=True)
+    PREFIX = "34_"
 
     def row(self, name: str, method: str):
         s = self.summary
         return s[(s.dataset == name) & (s.method == method)].iloc[0]
-
-    def write(self) -> None:
-        write_table(self.summary, "34_relaxation_vs_selective", float_format="%.4f")
-        if self.curve is not None:
-            write_table(self.curve, "34_msg_error_vs_labels", float_format="%.4f")
 
 
 def compare(profile: str = "full", seed: int = 0, verbose: bool = True) -> Comparison:
@@ -329,14 +328,18 @@ def reading_vs_reference(vs: pd.DataFrame) -> Reading:
 def msg_curve(cmp: Comparison, verbose: bool = True) -> pd.DataFrame:
     """Notebook 34 Sec. 4 (``34_msg_error_vs_labels``): MSG's error against its label share over the h grid."""
     p, rows = cmp.protocol, []
-    for name in p.datasets:
-        g = gs.load_dataset(name)
-        M = _features(g, p.d)
-        orders = random_orders(g.n_nodes, p.n_orders, cmp.seed)
-        for h in p.h_grid:
-            r = evaluate(partial(MSG, gamma=1.0, h=h), M, g.labels, orders, seed=cmp.seed, n_jobs=N_JOBS)
-            rows.append({"dataset": name, "h": h, "labels %": 100 * r.n_queried.mean() / g.n_nodes,
-                         "error": r.error_rate.mean(), "error std": r.error_rate.std()})  # fmt: skip
+    graphs = {name: gs.load_dataset(name) for name in p.datasets}
+    runs = experiments.sweep(
+        partial(MSG, gamma=1.0),
+        {"h": list(p.h_grid)},
+        {name: (_features(g, p.d), g.labels) for name, g in graphs.items()},
+        {name: random_orders(g.n_nodes, p.n_orders, cmp.seed) for name, g in graphs.items()},
+        seed=cmp.seed,
+        n_jobs=N_JOBS,
+    )
+    for (name, h), r in runs.groupby(["dataset", "h"], sort=False):
+        rows.append({"dataset": name, "h": h, "labels %": 100 * r.n_queried.mean() / graphs[name].n_nodes,
+                     "error": r.error_rate.mean(), "error std": r.error_rate.std()})  # fmt: skip
     curve = pd.DataFrame(rows)
     cmp.curve = curve
     if verbose:
@@ -453,12 +456,13 @@ def _random(relax, p):
 
 
 @dataclass
-class Sweep:
+class Sweep(Result):
     """Notebook 35 Secs. 2-4: the fully supervised learner, the margin rule over b, its random control, MSG."""
 
     protocol: Protocol
-    summary: pd.DataFrame  #: ``35_selective_relaxation``
-    headline: pd.DataFrame = None  #: ``35_selective_relaxation_headline``
+    summary: pd.DataFrame = table_field("selective_relaxation", float_format="%.4f", required=True)
+    headline: pd.DataFrame = table_field("selective_relaxation_headline", float_format="%.4f")
+    PREFIX = "35_"
 
     def rows(self, name: str, method: str) -> pd.DataFrame:
         s = self.summary
@@ -471,10 +475,6 @@ class Sweep:
         pairs["budget"] = np.arange(len(pairs)) // 2  # margin row, then its random control
         wins = pairs.pivot_table(index=["dataset", "budget"], columns="method", values="error")
         return wins["Relaxation + random queries"] - wins["Relaxation + margin queries"]
-
-    def write(self) -> None:
-        write_table(self.summary, "35_selective_relaxation", float_format="%.4f")
-        write_table(self.headline, "35_selective_relaxation_headline", float_format="%.4f")
 
 
 def sweep(profile: str = "full", seed: int = 0, verbose: bool = True) -> Sweep:

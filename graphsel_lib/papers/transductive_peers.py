@@ -26,10 +26,9 @@ from sklearn.semi_supervised import LabelPropagation, LabelSpreading
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.papers.beyond_texts import reading
-from graphsel_lib.papers.common import ProfileProtocol, is_smoke
+from graphsel_lib.papers.common import ProfileProtocol, Result, is_smoke, table_field
 
 T = gs.transductive
 
@@ -253,23 +252,20 @@ def agreement(profile: str = "full", seed: int = 0) -> Agreement:
 
 
 @dataclass
-class Peers:
+class Peers(Result):
     """Notebook 41 Sec. 3: accuracy and wall time of every method on the same splits (``41_peers_accuracy``)."""
 
     protocol: Protocol
     runs: pd.DataFrame  #: one row per dataset, split, method and implementation
     agg: pd.DataFrame = None  #: mean and std over the splits
-    table: pd.DataFrame = None  #: the table as written
+    #: the table as written
+    table: pd.DataFrame = table_field(
+        "peers_accuracy", formats={"error": "%.4f", "time mean (s)": "%.4f", "time ratio vs ours": "%.2f"}
+    )
     sk_iters: list = field(
         default_factory=list
     )  #: (estimator, n, max_iter, n_iter) of every scikit-learn fit
-
-    def write(self) -> None:
-        write_table(
-            self.table,
-            "41_peers_accuracy",
-            float_format={"error": "%.4f", "time mean (s)": "%.4f", "time ratio vs ours": "%.2f"},
-        )
+    PREFIX = "41_"
 
     def acc(self, name, method, impl) -> pd.Series:
         return self.agg.set_index(["dataset", "method", "implementation"]).loc[(name, method, impl)]
@@ -426,13 +422,14 @@ def draw_peers(res: Peers):
 
 
 @dataclass
-class Collapse:
+class Collapse(Result):
     """Notebook 41 Sec. 4: the plain harmonic function against CMN on PubMed, per split (``41_harmonic_collapse``)."""
 
-    table: pd.DataFrame
+    table: pd.DataFrame = table_field("harmonic_collapse", float_format="%.3f", required=True)
     n_nodes: int
     mean_degree: float
     true_p: np.ndarray
+    PREFIX = "41_"
 
     @property
     def predicted_share(self) -> pd.Series:
@@ -452,9 +449,6 @@ class Collapse:
     def ratio(self) -> pd.Series:
         """Gap between the top two entries of the mean score over the median row deviation."""
         return self.table["top-2 gap of mean score"] / self.table["median row deviation"]
-
-    def write(self) -> None:
-        write_table(self.table, "41_harmonic_collapse", float_format="%.3f")
 
     def report(self) -> str:
         e0, e1, c = self.table["error (no CMN)"], self.table["error (CMN)"], self.collapsed

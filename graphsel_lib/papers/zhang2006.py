@@ -22,8 +22,7 @@ from sklearn.datasets import load_digits
 
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import N_JOBS, is_smoke
+from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
 from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
 
 __all__ = [
@@ -156,17 +155,15 @@ def _one_split(p: Protocol, seed, a, b, l, s):
 
 
 @dataclass
-class ErrorVsLabels:
+class ErrorVsLabels(Result):
     """Notebook 40's run: every method on every split (:func:`error_vs_labels`)."""
 
     protocol: Protocol
     runs: pd.DataFrame  #: one row per pair, labels, split and method (error, seconds, note)
     grid_runs: pd.DataFrame  #: HEM's test error at every c * sigma0, per split
-    summary: pd.DataFrame  #: mean / std error and mean seconds per pair, labels, method (the written table)
-
-    def write(self) -> None:
-        """Write ``figures/40_zhang2006_error_vs_labels`` (or the smoke profile's folder)."""
-        write_table(self.summary, "40_zhang2006_error_vs_labels", float_format="%.4f")
+    #: mean / std error and mean seconds per pair, labels, method (the written table)
+    summary: pd.DataFrame = table_field("error_vs_labels", float_format="%.4f", required=True)
+    PREFIX = "40_zhang2006_"
 
     @property
     def errors(self) -> pd.DataFrame:

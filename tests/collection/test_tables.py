@@ -171,3 +171,37 @@ def test_write_csv_is_atomic_and_plain(tmp_path, monkeypatch):
         tables.write_csv(Boom({"node": ["c"]}), path)
     assert path.read_bytes() == b"node,x\na,1\nb,2\n"  # the previous file, not half of the new one
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+
+
+def test_result_writes_each_table_field_by_the_naming_convention(tmp_path, monkeypatch):
+    """papers.common.Result: file = PREFIX + attribute name (or the field's own), its formats, its view."""
+    from dataclasses import dataclass
+
+    from graphsel_lib.papers.common import Result, table_field
+
+    monkeypatch.setenv("GRAPHSEL_FIGURES", str(tmp_path))
+
+    @dataclass
+    class R(Result):
+        note: str
+        runs: pd.DataFrame = table_field(float_format="%.2f", required=True)
+        summary: pd.DataFrame = table_field("table_ours", formats={"p": "%.1e"}, view=lambda d: d[["x", "p"]])
+        extra: pd.DataFrame = table_field(optional=True)
+        PREFIX = "99_demo_"
+
+    frame = pd.DataFrame({"x": [1 / 3], "p": [1e-5], "y": ["a"]})
+    R("n", frame, frame).write()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "99_demo_runs.csv", "99_demo_runs.md", "99_demo_table_ours.csv", "99_demo_table_ours.md",
+    ]  # fmt: skip
+    assert (tmp_path / "99_demo_runs.csv").read_text() == "x,p,y\n0.33,0.00,a\n"
+    assert (tmp_path / "99_demo_table_ours.csv").read_text() == "x,p\n0.333333,1.0e-05\n"
+    with pytest.raises(ValueError, match=r"R.summary is None: compute it"):
+        R("n", frame).write()
+
+    @dataclass
+    class NoPrefix(Result):
+        runs: pd.DataFrame = table_field()
+
+    with pytest.raises(TypeError, match="sets no PREFIX"):
+        NoPrefix(frame).write()

@@ -68,6 +68,28 @@ def test_compare_push_vs_exact_reference_and_curve(cmp, figures):
     plt.close(fo.draw_error_vs_labels(cmp))
 
 
+def test_msg_curve_equals_the_hand_written_loop(cmp):
+    """The h sweep behind ``34_msg_error_vs_labels`` gives the rows of the loop it replaced."""
+    from functools import partial
+
+    import pandas as pd
+
+    import graphsel_lib as gs
+    from graphsel_lib import experiments as ex
+    from graphsel_lib.online import MSG
+
+    p, rows = cmp.protocol, []
+    for name in p.datasets:
+        g = gs.load_dataset(name)
+        M = gs.add_bias(gs.spectral_embedding(g.adjacency, p.d).M, fo.BIAS_B)
+        orders = ex.random_orders(g.n_nodes, p.n_orders, cmp.seed)
+        for h in p.h_grid:
+            r = ex.evaluate(partial(MSG, gamma=1.0, h=h), M, g.labels, orders, seed=cmp.seed, n_jobs=1)
+            rows.append({"dataset": name, "h": h, "labels %": 100 * r.n_queried.mean() / g.n_nodes,
+                         "error": r.error_rate.mean(), "error std": r.error_rate.std()})  # fmt: skip
+    pd.testing.assert_frame_equal(fo.msg_curve(cmp, verbose=False), pd.DataFrame(rows))
+
+
 def test_check_limits():
     lim = fo.check_limits(0)
     assert lim.n == 2485 and lim.tiny_labels == lim.tiny_ties >= 1 and "b=1e15" in lim.report()

@@ -116,6 +116,95 @@ def test_table2_smoke(t2, figures):
     plt.close(gu.draw_table2(t2))
 
 
+def test_table2_runs_equal_the_hand_written_loop(t2):
+    """The sweep behind Table 2 gives the rows and numbers of the loop it replaced (times aside)."""
+    from functools import partial
+
+    p, rows = t2.protocol, []
+    for name in p.datasets:
+        g = t2.graphs[name]
+        orders = ex.random_orders(g.n_nodes, p.n_orders, 0)
+        for bias in (True, False):
+            X = gu.features(g, p.d, bias)
+            for method in gu.METHODS:
+                for definition in ("binary", "multiclass"):
+                    mu = None
+                    if method != "GPA":
+                        mu, _ = gu.tuned_mu(method, X, g, p, 0, metric=gu.ERROR_COLUMN[definition])
+                    df = ex.evaluate(
+                        partial(gu.make_ovr, method, mu), X, g.labels, orders, method=method, n_jobs=1
+                    )
+                    rows.append(df.assign(dataset=name, bias=bias, definition=definition, mu=mu,
+                                          error=df[gu.ERROR_COLUMN[definition]]))  # fmt: skip
+    old = pd.concat(rows, ignore_index=True)
+    cols = [c for c in old.columns if c != "time"]
+    pd.testing.assert_frame_equal(t2.runs[cols], old[cols])
+
+
+def test_mu_sensitivity_equals_the_hand_written_loop(t2):
+    """The mu sweep (a diagnostic of notebook 20 Sec. 7) gives the numbers of the loop it replaced."""
+    from functools import partial
+
+    p, rows = t2.protocol, []
+    for name, g in t2.graphs.items():
+        X, orders = gu.features(g, p.d), ex.random_orders(g.n_nodes, p.n_orders, 0)
+        for method in ("OLLGC", "SSLGC"):
+            for mu in p.mu_grid:
+                df = ex.evaluate(
+                    partial(gu.make_ovr, method, mu), X, g.labels, orders, method=method, n_jobs=1
+                )
+                rows.append({"dataset": name, "method": method, "mu": mu, "binary error": df.binary_error_rate.mean(),
+                             "std": df.binary_error_rate.std(), "multiclass error": df.error_rate.mean(),
+                             "#queried mean/learner": df.binary_n_queried.mean(), "#queried any": df.n_queried.mean(),
+                             "query ratio (mean/learner)": df.binary_n_queried.mean() / g.n_nodes})  # fmt: skip
+    pd.testing.assert_frame_equal(t2.mu_sensitivity, pd.DataFrame(rows))
+
+
+def test_fig1_runs_equal_the_hand_written_loop():
+    """The rank sweep behind Fig. 1 gives the rows and numbers of the loop it replaced (times aside)."""
+    from functools import partial
+
+    import graphsel_lib as gs
+
+    f1, rows = gu.fig1("smoke", 0, verbose=False), []
+    p, g = f1.protocol, gs.load_dataset("cora")
+    orders = ex.random_orders(g.n_nodes, p.n_orders, 0)
+    for d in p.ranks:
+        X = gu.features(g, d)
+        for method in gu.METHODS:
+            mu = None if method == "GPA" else gu.tuned_mu(method, X, g, p, 0)[0]
+            df = ex.evaluate(partial(gu.make_ovr, method, mu), X, g.labels, orders, method=method, n_jobs=1)
+            rows.append(df.assign(d=d, mu=mu))
+    old = pd.concat(rows, ignore_index=True)
+    cols = [c for c in old.columns if c != "time"]
+    pd.testing.assert_frame_equal(f1.runs[cols], old[cols])
+
+
+def test_fig3_runs_equal_the_hand_written_loop():
+    """The two kappa sweeps behind Fig. 3 (SSLGC, then random sampling at its ratio) = the loop they replaced."""
+    from functools import partial
+
+    import graphsel_lib as gs
+    from graphsel_lib.papers.gu2013.protocols import _make_random
+
+    f3, rows = gu.fig3("smoke", 0, verbose=False), []
+    p = f3.protocol
+    for name in p.fig3_datasets:
+        g = gs.load_dataset(name)
+        X, orders = gu.features(g, p.d), ex.random_orders(g.n_nodes, p.n_orders, 0)
+        mu = gu.tuned_mu("SSLGC", X, g, p, 0)[0]
+        for kappa in p.kappas:
+            s = ex.evaluate(
+                partial(gu.make_ovr, "SSLGC", mu, kappa), X, g.labels, orders, method="SSLGC", n_jobs=1
+            )
+            q = float(s.binary_n_queried.mean() / g.n_nodes)
+            rnd = ex.evaluate(partial(_make_random, q), X, g.labels, orders, method="Random", n_jobs=1)
+            rows.append(pd.concat([s, rnd]).assign(dataset=name, kappa=kappa, p=q, n=g.n_nodes))
+    old = pd.concat(rows, ignore_index=True)
+    cols = [c for c in old.columns if c != "time"]
+    pd.testing.assert_frame_equal(f3.runs[cols], old[cols])
+
+
 def test_gpa_offsets(t2):
     off = gu.gpa_offsets(t2)
     assert list(off.multiclass.index) == ["cora"] and 0 <= off.argmax_changed <= 1

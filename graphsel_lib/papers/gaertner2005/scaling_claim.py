@@ -10,8 +10,7 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import is_smoke
+from graphsel_lib.papers.common import Result, is_smoke, table_field
 from graphsel_lib.transductive import (
     harmonic,
     llgc,
@@ -96,19 +95,17 @@ def _fit(x, t):
 
 
 @dataclass
-class Scaling:
+class Scaling(Result):
     """Notebook 43: wall times on nested Epinions balls and the labelled graphs, and the log-log slopes."""
 
     protocol: ScalingProtocol
     graph: object  #: the whole Epinions graph
-    timing: pd.DataFrame  #: one row per graph, method, size (the written table 43_gaertner2005_scaling)
-    slopes: pd.DataFrame  #: one row per method (the written table 43_scaling_slopes)
-    log: list  #: one line per ball
-
-    def write(self) -> None:
-        """Write ``figures/43_gaertner2005_scaling`` and ``figures/43_scaling_slopes``."""
-        write_table(self.timing, "43_gaertner2005_scaling", float_format="%.4f")
-        write_table(self.slopes, "43_scaling_slopes", float_format="%.3f")
+    #: one row per graph, method, size (the written table 43_gaertner2005_scaling)
+    timing: pd.DataFrame = table_field("gaertner2005_scaling", float_format="%.4f", required=True)
+    #: one row per method (the written table 43_scaling_slopes)
+    slopes: pd.DataFrame = table_field("scaling_slopes", float_format="%.3f", required=True)
+    log: list = None  #: one line per ball
+    PREFIX = "43_"
 
     @property
     def ball(self) -> pd.DataFrame:

@@ -12,17 +12,16 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading
-from graphsel_lib.papers.common import N_JOBS
+from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
-from .protocols import Protocol, make_ovr, protocol, tuned_mu
+from .protocols import Protocol, mu_key, protocol, tuned_mu, tuned_ovr
 from .texts import reading
 
 
 @dataclass
-class Fig1:
+class Fig1(Result):
     """gu2013 Fig. 1 reproduced (Sec. 6.4): error and time against the rank d on Cora, see :func:`fig1`."""
 
     protocol: Protocol
@@ -30,18 +29,14 @@ class Fig1:
     spectra: pd.DataFrame  #: per d: the largest eigenvalue used and the kernel diagonal
     split_note: str  #: ranks that cut a repeated eigenvalue (Markdown)
     runs: pd.DataFrame  #: one row per d, method and order
-    summary: pd.DataFrame = None  #: mean ± std over the orders per d and method
+    #: mean ± std over the orders per d and method
+    summary: pd.DataFrame = table_field("rank", float_format="%.4f", na_rep="-")
     claims: pd.DataFrame = None  #: per method: error at the smallest and largest d, time growth
-    ttests: pd.DataFrame = None  #: OLLGC and SSLGC against GPA at every d
-    d100: pd.DataFrame = None  #: d = 100 against Table 2 (None when 100 is not a rank of the profile)
-
-    def write(self) -> None:
-        write_table(self.summary, "21_gu2013_fig1_rank", float_format="%.4f", na_rep="-")
-        write_table(
-            self.ttests, "21_gu2013_fig1_ttests", float_format={"mean diff (a-b)": "%.4f", "p": "%.2e"}
-        )
-        if self.d100 is not None:
-            write_table(self.d100, "21_gu2013_fig1_d100_vs_table2", float_format="%.4f")
+    #: OLLGC and SSLGC against GPA at every d
+    ttests: pd.DataFrame = table_field(formats={"mean diff (a-b)": "%.4f", "p": "%.2e"})
+    #: d = 100 against Table 2 (None when 100 is not a rank of the profile)
+    d100: pd.DataFrame = table_field("d100_vs_table2", float_format="%.4f", optional=True)
+    PREFIX = "21_gu2013_fig1_"
 
     def show_summary(self) -> None:
         s = self.summary
@@ -186,24 +181,25 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
         }
     )
     assert np.all(np.diff(spectra["mean ||m_t||^2"]) > 0)  # the kernel diagonal grows with d
-    orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-    runs = []
+    X_of, mus = {d: gs.add_bias(embs[d].M, BIAS_B) for d in ranks}, {}
     t_runs = time.perf_counter()
     for d in ranks:
-        X = gs.add_bias(embs[d].M, BIAS_B)
-        for method in METHODS:
-            mu = None
-            if method != "GPA":
-                mu, table = tuned_mu(method, X, g, p, seed)
-                if verbose:
-                    print(f"d={d} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
-            df = ex.evaluate(
-                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )
-            runs.append(df.assign(d=d, mu=mu))
-        if verbose:
-            print(f"d={d:>4d} done at {time.perf_counter() - t_runs:.1f} s")
-    runs = pd.concat(runs, ignore_index=True)
+        for method in [m for m in METHODS if m != "GPA"]:  # GPA has no mu
+            mus[mu_key("cora", method, d=d)], table = tuned_mu(method, X_of[d], g, p, seed)
+            if verbose:
+                print(f"d={d} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
+    runs = ex.sweep(
+        partial(tuned_ovr, mus),
+        {"d": ranks, "method": METHODS},
+        {"cora": partial(at_rank, X_of, g.labels)},
+        ex.random_orders(g.n_nodes, p.n_orders, seed),
+        seed=seed,
+        n_jobs=N_JOBS,
+    )
+    mu = [mus.get(mu_key("cora", m, d=d)) for m, d in zip(runs.method, runs.d, strict=True)]
+    runs["mu"] = pd.Series(mu, index=runs.index, dtype=object)  # None for GPA (untuned)
+    if verbose:
+        print(f"all ranks done at {time.perf_counter() - t_runs:.1f} s")
     assert (runs.groupby(["d", "method"]).size() == p.n_orders).all()
     res = Fig1(p, seed, spectra, split_note, runs)
     summary = ex.summarize(

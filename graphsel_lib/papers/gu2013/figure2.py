@@ -12,10 +12,14 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.online import run
-from graphsel_lib.papers.common import N_JOBS, STAND_IN
+from graphsel_lib.papers.common import (
+    N_JOBS,
+    STAND_IN,
+    Result,
+    table_field,
+)
 
 from .paper_numbers import FIG2_ERROR_AXES, METHODS, PAPER_NAME, TOL, published
 from .protocols import Protocol, features, make_ovr, protocol, tuned_mu
@@ -56,7 +60,7 @@ def _first_round_below_for_good(a, b):
 
 
 @dataclass
-class Fig2:
+class Fig2(Result):
     """gu2013 Fig. 2 reproduced (Sec. 6.5): cumulative curves averaged over the orders, see :func:`fig2`."""
 
     protocol: Protocol
@@ -64,13 +68,13 @@ class Fig2:
     curves: dict  #: (dataset, method) -> curve name -> mean over the orders, one value per round
     mus: dict  #: (dataset, method) -> tuned mu
     finals: pd.DataFrame  #: the end points of the curves
-    endpoints: pd.DataFrame = None  #: the end points against Table 2
-    checkpoints: pd.DataFrame = None  #: the curves at ten checkpoints
+    #: the end points against Table 2
+    endpoints: pd.DataFrame = table_field(float_format="%.4f", na_rep="-")
+    checkpoints: pd.DataFrame = table_field(
+        "cumulative", float_format="%.5g"
+    )  #: the curves at ten checkpoints
     FROM = 0.05  #: the error axes show every curve from 5 % of the rounds on
-
-    def write(self) -> None:
-        write_table(self.endpoints, "22_gu2013_fig2_endpoints", float_format="%.4f", na_rep="-")
-        write_table(self.checkpoints, "22_gu2013_fig2_cumulative", float_format="%.5g")
+    PREFIX = "22_gu2013_fig2_"
 
     @property
     def error_axes(self) -> dict:

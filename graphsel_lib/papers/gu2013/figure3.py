@@ -12,10 +12,14 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.online import SSLGC, OneVsRest, run
-from graphsel_lib.papers.common import N_JOBS, STAND_IN
+from graphsel_lib.papers.common import (
+    N_JOBS,
+    STAND_IN,
+    Result,
+    table_field,
+)
 
 from .paper_numbers import FIG3_AXES, PAPER_NAME
 from .protocols import Protocol, _make_random, features, make_ovr, protocol, tuned_mu
@@ -41,24 +45,18 @@ def check_query_rule(profile: str = "full", seed: int = 0, kappa: float = 0.5) -
 
 
 @dataclass
-class Fig3:
+class Fig3(Result):
     """gu2013 Fig. 3 reproduced (Sec. 6.6): SSLGC against random sampling at equal query ratio, see :func:`fig3`."""
 
     protocol: Protocol
     graphs: dict
     mus: dict  #: dataset -> SSLGC's mu (tuned at kappa = 0.4, as in Table 2)
     runs: pd.DataFrame  #: one row per dataset, kappa, method (SSLGC, Random) and order
-    table: pd.DataFrame = None  #: per dataset and kappa: both ratios, both errors, the paired test
-    verdict: pd.DataFrame = None  #: per dataset: cells where SSLGC is better, gaps, ratio range
-
-    def write(self) -> None:
-        t = self.table
-        write_table(
-            t,
-            "23_gu2013_fig3_query_ratio",
-            float_format={c: "%.4f" for c in t.columns if t[c].dtype == float} | {"p-value": "%.2e"},
-        )
-        write_table(self.verdict, "23_gu2013_fig3_verdict", float_format="%.4f")
+    #: per dataset and kappa: both ratios, both errors, the paired test
+    table: pd.DataFrame = table_field("query_ratio", float_format="%.4f", formats={"p-value": "%.2e"})
+    #: per dataset: cells where SSLGC is better, gaps, ratio range
+    verdict: pd.DataFrame = table_field(float_format="%.4f")
+    PREFIX = "23_gu2013_fig3_"
 
     @property
     def random_ratio_deviation(self) -> float:
@@ -145,35 +143,28 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
     querying with probability p) runs on the same orders.
     """
     p = protocol(profile)
-    runs, mus, graphs = [], {}, {}
-    t_runs = time.perf_counter()
-    for name in p.fig3_datasets:
-        g = gs.load_dataset(name)
-        graphs[name] = g
-        X = features(g, p.d)
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        mu, table = tuned_mu("SSLGC", X, g, p, seed)
+    graphs = {name: gs.load_dataset(name) for name in p.fig3_datasets}
+    data = {name: (features(g, p.d), g.labels) for name, g in graphs.items()}
+    orders = {name: ex.random_orders(g.n_nodes, p.n_orders, seed) for name, g in graphs.items()}
+    n = {name: g.n_nodes for name, g in graphs.items()}
+    t_runs, mus = time.perf_counter(), {}
+    for name, g in graphs.items():
+        mus[name], table = tuned_mu("SSLGC", data[name][0], g, p, seed)
         if verbose:
             print(f"{name} SSLGC: {ex.tuning_note(table, 'binary_error_rate')}")
-        mus[name] = mu
-        for kappa in p.kappas:
-            s = ex.evaluate(
-                partial(make_ovr, "SSLGC", mu, kappa),
-                X,
-                g.labels,
-                orders,
-                seed=seed,
-                method="SSLGC",
-                n_jobs=N_JOBS,
-            )
-            q = float(s.binary_n_queried.mean() / g.n_nodes)
-            rnd = ex.evaluate(
-                partial(_make_random, q), X, g.labels, orders, seed=seed, method="Random", n_jobs=N_JOBS
-            )
-            runs.append(pd.concat([s, rnd]).assign(dataset=name, kappa=kappa, p=q, n=g.n_nodes))
-        if verbose:
-            print(f"{name}: mu={mu}, done at {time.perf_counter() - t_runs:.1f} s")
-    runs = pd.concat(runs, ignore_index=True)
+    grid, keys = {"kappa": p.kappas}, ["dataset", "kappa"]
+    sslgc = ex.sweep(partial(_sslgc, mus), grid, data, orders, seed=seed, n_jobs=N_JOBS)
+    # random sampling at SSLGC's mean per-learner query ratio on the same graph, kappa and orders
+    q = {k: float(df.binary_n_queried.mean() / n[k[0]]) for k, df in sslgc.groupby(keys, sort=False)}
+    rnd = ex.sweep(partial(_random_at, q), grid, data, orders, seed=seed, n_jobs=N_JOBS)
+    blocks = zip(sslgc.groupby(keys, sort=False), rnd.groupby(keys, sort=False), strict=True)
+    runs = pd.concat(
+        [pd.concat([s.assign(method="SSLGC"), r.assign(method="Random")]) for (_, s), (_, r) in blocks],
+        ignore_index=True,
+    )
+    runs = runs.assign(p=[q[k] for k in zip(runs.dataset, runs.kappa, strict=True)], n=runs.dataset.map(n))
+    if verbose:
+        print(f"{', '.join(graphs)}: mu={mus}, done at {time.perf_counter() - t_runs:.1f} s")
     runs["ratio"] = runs.binary_n_queried / runs.n
     runs["ratio any"] = runs.n_queried / runs.n
     res = Fig3(p, graphs, mus, runs)
@@ -181,6 +172,16 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
     res.verdict = _fig3_verdict(res.table)
     assert res.random_ratio_deviation < 0.02, res.random_ratio_deviation  # random sampling realises its p
     return res
+
+
+def _sslgc(mus, dataset, kappa):
+    """SSLGC at the mu tuned on ``dataset`` (at kappa = 0.4, as Table 2) and this kappa."""
+    return make_ovr("SSLGC", mus[dataset], kappa)
+
+
+def _random_at(q, dataset, kappa):
+    """Random sampling querying with SSLGC's mean per-learner ratio ``q[dataset, kappa]``."""
+    return _make_random(q[dataset, kappa])
 
 
 def _fig3_table(res: Fig3) -> pd.DataFrame:

@@ -71,6 +71,16 @@ def _make_random(p):
     return OneVsRest(partial(RandomSampling, p=p))
 
 
+def mu_key(dataset: str, method: str, **point) -> tuple:
+    """The key of a tuned mu: its dataset, method and sweep point (e.g. ``bias=True, definition="binary"``)."""
+    return (dataset, method, *sorted(point.items()))
+
+
+def tuned_ovr(mus: dict, dataset: str, method: str, **point):
+    """A fresh :func:`make_ovr` learner at the mu tuned for its dataset and point (``mus``; GPA has none)."""
+    return make_ovr(method, mus.get(mu_key(dataset, method, **point)))
+
+
 def features(g, d: int, bias: bool = HEADLINE.bias):
     """Rank-d spectral features m_t of ``g`` (gu2013 Sec. 4.2), with the constant feature when ``bias``."""
     M = gs.spectral_embedding(g.adjacency, d).M

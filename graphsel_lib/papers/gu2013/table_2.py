@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -11,9 +12,13 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.course.prose import Reading, Span
-from graphsel_lib.papers.common import N_JOBS
+from graphsel_lib.papers.common import (
+    N_JOBS,
+    Result,
+    bias_variants,
+    table_field,
+)
 
 from .paper_numbers import (
     BIAS_B,
@@ -25,7 +30,7 @@ from .paper_numbers import (
     Q_CLOSE,
     TOL,
 )
-from .protocols import Protocol, _print, make_ovr, protocol, tuned_mu
+from .protocols import Protocol, _print, mu_key, protocol, tuned_mu, tuned_ovr
 from .table_2_checks import (
     _error_vs_published,
     _label_efficiency,
@@ -38,24 +43,45 @@ from .table_2_checks import (
 from .texts import reading
 
 
+def _tuning_columns(tuning: pd.DataFrame) -> pd.DataFrame:
+    """The tuning table as written: the configuration, mu and the metrics (not the tie margins)."""
+    cols = ["dataset", "bias", "definition", "method", "mu", "error_rate", "binary_error_rate", "n_queried"]
+    return tuning[cols + ["binary_n_queried"]]
+
+
 @dataclass
-class Table2:
+class Table2(Result):
     """Table 2 reproduced (gu2013 Sec. 6.5): every table of notebook 20, see :func:`table2`."""
 
     protocol: Protocol
     seed: int
     graphs: dict
     runs: pd.DataFrame  #: one row per dataset, bias, definition, method and order
-    tuning: pd.DataFrame  #: every mu of the grid on the held-out order
-    summary: pd.DataFrame = None  #: mean ± std over the orders of every configuration
-    error_vs_published: pd.DataFrame = None  #: every configuration against every published error
-    table: pd.DataFrame = None  #: Table 2 in the paper's layout (headline configuration)
-    which_definition: pd.DataFrame = None  #: per configuration, the distance to the published errors
-    ttests: pd.DataFrame = None  #: paired t-tests per dataset and configuration
-    mu_sensitivity: pd.DataFrame = None  #: OLLGC and SSLGC at every mu (diagnostic)
-    query_match: pd.DataFrame = None  #: the mu whose SSLGC count is nearest the paper's (diagnostic)
-    label_efficiency: pd.DataFrame = None  #: SSLGC's "comparable while querying fewer", made concrete
-    times: pd.DataFrame = None  #: set by :func:`table2_times`
+    #: every mu of the grid on the held-out order
+    tuning: pd.DataFrame = table_field(float_format="%.4f", view=_tuning_columns, required=True)
+    #: mean ± std over the orders of every configuration
+    summary: pd.DataFrame = table_field("table2_ours", float_format="%.4f", na_rep="-")
+    #: every configuration against every published error
+    error_vs_published: pd.DataFrame = table_field(
+        na_rep="-", formats={c: "%.4f" for c in ["published", "ours", "ours std", "difference", "tolerance"]}
+        | {"mu": "%g"}
+    )  # fmt: skip
+    table: pd.DataFrame = table_field(
+        "table2", na_rep="-", formats={"mu": "%g"}
+    )  #: Table 2 in the paper's layout
+    #: per configuration, the distance to the published errors
+    which_definition: pd.DataFrame = table_field(float_format="%.4f")
+    #: paired t-tests per dataset and configuration
+    ttests: pd.DataFrame = table_field(formats={"mean diff (a-b)": "%.4f", "t": "%.2f", "p": "%.2e"})
+    mu_sensitivity: pd.DataFrame = table_field(
+        float_format="%.4f"
+    )  #: OLLGC and SSLGC at every mu (diagnostic)
+    #: the mu whose SSLGC count is nearest the paper's (diagnostic)
+    query_match: pd.DataFrame = table_field("sslgc_query_match", float_format="%.4g")
+    #: SSLGC's "comparable while querying fewer", made concrete
+    label_efficiency: pd.DataFrame = table_field("sslgc_label_efficiency", float_format="%.4f")
+    times: pd.DataFrame = table_field(float_format="%.4f", optional=True)  #: set by :func:`table2_times`
+    PREFIX = "20_gu2013_"
     KEYS = ("dataset", "bias", "definition", "method")
 
     def target(self, name, method):
@@ -78,40 +104,6 @@ class Table2:
     def target_tests(self) -> pd.DataFrame:
         t = self.ttests
         return t[t.bias & (t["error definition"] == "binary")]
-
-    def write(self) -> None:
-        """Write the tables ``figures/20_gu2013_*`` (or the smoke profile's folder)."""
-        cols = [
-            "dataset",
-            "bias",
-            "definition",
-            "method",
-            "mu",
-            "error_rate",
-            "binary_error_rate",
-            "n_queried",
-        ]
-        write_table(self.tuning[cols + ["binary_n_queried"]], "20_gu2013_tuning", float_format="%.4f")
-        write_table(self.summary, "20_gu2013_table2_ours", float_format="%.4f", na_rep="-")
-        write_table(
-            self.error_vs_published,
-            "20_gu2013_error_vs_published",
-            na_rep="-",
-            float_format={c: "%.4f" for c in ["published", "ours", "ours std", "difference", "tolerance"]}
-            | {"mu": "%g"},
-        )
-        write_table(self.table, "20_gu2013_table2", na_rep="-", float_format={"mu": "%g"})
-        write_table(self.which_definition, "20_gu2013_which_definition", float_format="%.4f")
-        write_table(
-            self.ttests,
-            "20_gu2013_ttests",
-            float_format={"mean diff (a-b)": "%.4f", "t": "%.2f", "p": "%.2e"},
-        )
-        write_table(self.mu_sensitivity, "20_gu2013_mu_sensitivity", float_format="%.4f")
-        write_table(self.query_match, "20_gu2013_sslgc_query_match", float_format="%.4g")
-        write_table(self.label_efficiency, "20_gu2013_sslgc_label_efficiency", float_format="%.4f")
-        if self.times is not None:
-            write_table(self.times, "20_gu2013_times", float_format="%.4f")
 
     # ----------------------------------------------------------------- what the notebook shows
     def show_summary(self) -> None:
@@ -425,41 +417,31 @@ def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2
     label efficiency (Sec. 7 of notebook 20); the times are :func:`table2_times`.
     """
     p = protocol(profile)
-    graphs, runs, tuning = {}, [], []
+    graphs, runs, tuning, mus = {}, [], [], {}
+    grid = {"bias": (True, False), "method": METHODS, "definition": ("binary", "multiclass")}
     t_runs = time.perf_counter()
     for name in p.datasets:
         g = gs.load_dataset(name)
         graphs[name] = g
         M = gs.spectral_embedding(g.adjacency, p.d).M
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        for bias in (True, False):
-            X = gs.add_bias(M, BIAS_B) if bias else M
-            for method in METHODS:
-                for definition in ("binary", "multiclass"):
-                    mu = None
-                    if method != "GPA":
-                        mu, table = tuned_mu(method, X, g, p, seed, metric=ERROR_COLUMN[definition])
-                        tuning.append(
-                            table.assign(dataset=name, bias=bias, definition=definition, method=method)
-                        )
-                    df = ex.evaluate(
-                        partial(make_ovr, method, mu),
-                        X,
-                        g.labels,
-                        orders,
-                        seed=seed,
-                        method=method,
-                        n_jobs=N_JOBS,
-                    )
-                    runs.append(
-                        df.assign(
-                            dataset=name,
-                            bias=bias,
-                            definition=definition,
-                            mu=mu,
-                            error=df[ERROR_COLUMN[definition]],
-                        )
-                    )
+        data = bias_variants(M, BIAS_B, g.labels)
+        for bias, method, definition in itertools.product(*grid.values()):
+            if method != "GPA":
+                mu, table = tuned_mu(method, data(bias)[0], g, p, seed, metric=ERROR_COLUMN[definition])
+                mus[mu_key(name, method, bias=bias, definition=definition)] = mu
+                tuning.append(table.assign(dataset=name, bias=bias, definition=definition, method=method))
+        df = ex.sweep(
+            partial(tuned_ovr, mus),
+            grid,
+            {name: data},
+            ex.random_orders(g.n_nodes, p.n_orders, seed),
+            seed=seed,
+            n_jobs=N_JOBS,
+        )
+        keys = zip(df.dataset, df.method, df.bias, df.definition, strict=True)
+        mu = [mus.get(mu_key(n, m, bias=b, definition=d)) for n, m, b, d in keys]
+        mu = pd.Series(mu, index=df.index, dtype=object)  # None for GPA (untuned)
+        runs.append(df.assign(mu=mu, error=_error_of(df)))
         if verbose:
             print(f"{name:>9s}: n={g.n_nodes}, K={g.n_classes}, done at {time.perf_counter() - t_runs:.1f} s")
     runs = pd.concat(runs, ignore_index=True)
@@ -478,6 +460,11 @@ def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2
     res.query_match = _query_match(res)
     res.label_efficiency = _label_efficiency(res)
     return res
+
+
+def _error_of(runs) -> np.ndarray:
+    """The reported error of every run: the metric its error definition names (:data:`ERROR_COLUMN`)."""
+    return np.select([runs.definition == d for d in ERROR_COLUMN], [runs[c] for c in ERROR_COLUMN.values()])
 
 
 def _summary(runs):

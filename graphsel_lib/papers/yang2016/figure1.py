@@ -12,10 +12,11 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
+    Result,
+    table_field,
 )
 
 from .paper_numbers import LABEL, SHOWN
@@ -23,18 +24,17 @@ from .protocols import Protocol, _one_pass, _setting, features, methods, protoco
 
 
 @dataclass
-class Fig1:
+class Fig1(Result):
     """yang2016 Fig. 1 reproduced: per dataset and method the cumulative mistakes and queries per order."""
 
     protocol: Protocol
     curves: dict  #: (dataset, method) -> (cumulative mistakes, cumulative queries), each (orders, T)
     tuned: pd.DataFrame  #: dataset, method, tuned
-    checkpoints: pd.DataFrame = None  #: at the fractions 0.1, 0.25, 0.5, 1 of the stream
-    msg_query_rate: pd.DataFrame = None  #: MSG's queries per round in each quarter of the stream
-
-    def write(self) -> None:
-        write_table(self.checkpoints, "31_yang2016_fig1_checkpoints", float_format="%.4f")
-        write_table(self.msg_query_rate, "31_yang2016_fig1_msg_query_rate", float_format="%.4f")
+    #: at the fractions 0.1, 0.25, 0.5, 1 of the stream
+    checkpoints: pd.DataFrame = table_field(float_format="%.4f")
+    #: MSG's queries per round in each quarter of the stream
+    msg_query_rate: pd.DataFrame = table_field(float_format="%.4f")
+    PREFIX = "31_yang2016_fig1_"
 
     @property
     def msg_rate_falls(self) -> bool:

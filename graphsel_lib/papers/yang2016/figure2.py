@@ -12,11 +12,12 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.online import BBQ, run
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
+    Result,
+    table_field,
 )
 
 from .paper_numbers import LABEL, PAPER_NAME, SHOWN, TOL, TOL_OTHER, published
@@ -55,24 +56,21 @@ def check_gamma_scaling(seed: int = 0, d: int | None = None, profile: str = "ful
 
 
 @dataclass
-class Fig2:
+class Fig2(Result):
     """yang2016 Fig. 2 reproduced: error against query ratio of BBQ, BBQ_eps and MSG over their grids."""
 
     protocol: Protocol
     graphs: dict
-    curve: pd.DataFrame  #: one row per dataset, method and grid value
-    runs: pd.DataFrame
-    matched: pd.DataFrame = None  #: MSG against BBQ / BBQ_eps at matched ratios (Sec. 3)
-    vs_published: pd.DataFrame = None  #: our error at the published query counts (Sec. 4)
-    gamma_curve: pd.DataFrame = None  #: the ridge diagnostic (Sec. 5)
-    gamma_at_published: pd.DataFrame = None
-
-    def write(self) -> None:
-        write_table(self.curve, "32_yang2016_fig2_query_ratio", float_format="%.4g")
-        write_table(self.matched, "32_yang2016_fig2_matched_ratio", float_format="%.4g", na_rep="-")
-        write_table(self.vs_published, "32_yang2016_fig2_vs_published", float_format="%.4g", na_rep="-")
-        write_table(self.gamma_curve, "32_yang2016_gamma_curve", float_format="%.4g")
-        write_table(self.gamma_at_published, "32_yang2016_gamma_at_published", float_format="%.4g")
+    #: one row per dataset, method and grid value
+    curve: pd.DataFrame = table_field("fig2_query_ratio", float_format="%.4g", required=True)
+    runs: pd.DataFrame = None  #: one row per dataset, method, grid value and order
+    #: MSG against BBQ / BBQ_eps at matched ratios (Sec. 3)
+    matched: pd.DataFrame = table_field("fig2_matched_ratio", float_format="%.4g", na_rep="-")
+    #: our error at the published query counts (Sec. 4)
+    vs_published: pd.DataFrame = table_field("fig2_vs_published", float_format="%.4g", na_rep="-")
+    gamma_curve: pd.DataFrame = table_field(float_format="%.4g")  #: the ridge diagnostic (Sec. 5)
+    gamma_at_published: pd.DataFrame = table_field(float_format="%.4g")
+    PREFIX = "32_yang2016_"
 
     def ratio(self, name, method, value) -> float:
         """Query ratio of ``method`` at grid ``value`` on ``name``."""
@@ -99,46 +97,63 @@ def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
     at the published query counts and the ridge diagnostic (gamma fitted to the published points).
     """
     p = protocol(profile)
-    meths = methods(p)
-    rows, runs, graphs = [], [], {}
     t_runs = time.perf_counter()
-    for name in p.datasets:
-        g = gs.load_dataset(name)
-        graphs[name] = g
-        X = features(g, p.d)
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        for method, (param, grid) in _sweep(p).items():
-            make = meths[method][0]
-            for v in grid:
-                df = ex.evaluate(
-                    partial(make, **{param: v}), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-                )
-                runs.append(df.assign(dataset=name, param=param, value=v))
-                rows.append(
-                    {
-                        "dataset": name,
-                        "method": method,
-                        "parameter": param,
-                        "value": v,
-                        "query ratio": df.n_queried.mean() / g.n_nodes,
-                        "query ratio std": df.n_queried.std() / g.n_nodes,
-                        "error": df.error_rate.mean(),
-                        "error std": df.error_rate.std(),
-                    }
-                )
-        if verbose:
-            print(f"{name:>9s}: done at {time.perf_counter() - t_runs:.1f} s")
-    curve = pd.DataFrame(rows)
+    graphs = {name: gs.load_dataset(name) for name in p.datasets}
+    runs, curve = _grid_curves(p, graphs, _sweep(p), seed)
+    if verbose:
+        print(f"{', '.join(graphs)}: done at {time.perf_counter() - t_runs:.1f} s")
     # the knobs are monotone in the query ratio (up to order noise of one query in a thousand)
     for (name, method), c in curve.groupby(["dataset", "method"]):
         r = c.sort_values("value")["query ratio"].to_numpy()
         r = r if method != "BBQ_eps" else r[::-1]
         assert (np.diff(r) >= -1e-3).all(), (name, method, r)
-    res = Fig2(p, graphs, curve, pd.concat(runs, ignore_index=True))
+    res = Fig2(p, graphs, curve, runs)
     res.matched = _matched_ratio(res)
     res.vs_published = _fig2_vs_published(res)
     res.gamma_curve, res.gamma_at_published = _gamma_diagnostic(res, seed)
     return res
+
+
+def _grid_learner(meths, method, **params):
+    """The learner ``method`` of Table I at one point of its grid (and any fixed parameter, e.g. gamma)."""
+    return meths[method][0](**params)
+
+
+def _grid_curves(p: Protocol, graphs: dict, grids: dict, seed: int, **fixed):
+    """Every point of each method's grid (``method -> (parameter, values)``) on the random orders of every graph.
+
+    Returns the runs (one row per dataset, method, grid value and order, with ``parameter`` and ``value``)
+    and the curve: per dataset, method and value, the mean query ratio and error with their stds over the orders.
+    """
+    runs = ex.sweep(
+        partial(_grid_learner, methods(p), **fixed),
+        [{"method": [m], param: list(values)} for m, (param, values) in grids.items()],
+        {name: (features(g, p.d), g.labels) for name, g in graphs.items()},
+        {name: ex.random_orders(g.n_nodes, p.n_orders, seed) for name, g in graphs.items()},
+        seed=seed,
+        n_jobs=N_JOBS,
+    )
+    param = runs.method.map({m: param for m, (param, _) in grids.items()})
+    value = pd.Series(np.nan, index=runs.index)
+    for name in param.unique():
+        value[param == name] = runs.loc[param == name, name]
+    runs = runs.assign(parameter=param, value=value)
+    rows = []
+    for (name, method, param, v), df in runs.groupby(["dataset", "method", "parameter", "value"], sort=False):
+        n = graphs[name].n_nodes
+        rows.append(
+            {
+                "dataset": name,
+                "method": method,
+                "parameter": param,
+                "value": v,
+                "query ratio": df.n_queried.mean() / n,
+                "query ratio std": df.n_queried.std() / n,
+                "error": df.error_rate.mean(),
+                "error std": df.error_rate.std(),
+            }
+        )
+    return runs, pd.DataFrame(rows)
 
 
 def _matched_ratio(res: Fig2) -> pd.DataFrame:
@@ -243,34 +258,12 @@ def _fig2_vs_published(res: Fig2) -> pd.DataFrame:
 
 def _gamma_diagnostic(res: Fig2, seed: int):
     """Sec. 5: BBQ and MSG at the ridge :data:`GAMMA_DIAGNOSTIC`, read at the published query counts."""
-    p, meths, grows = res.protocol, methods(res.protocol), []
-    for name in [n for n in p.datasets if n != STAND_IN]:
-        g = res.graphs[name]
-        X = features(g, p.d)
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        for method, param, grid in (("BBQ", "kappa", p.gamma_kappa_grid), ("MSG", "h", p.h_grid)):
-            make = meths[method][0]
-            for v in grid:
-                df = ex.evaluate(
-                    partial(make, gamma=GAMMA_DIAGNOSTIC, **{param: v}),
-                    X,
-                    g.labels,
-                    orders,
-                    seed=seed,
-                    method=method,
-                    n_jobs=N_JOBS,
-                )
-                grows.append(
-                    {
-                        "dataset": name,
-                        "method": method,
-                        "value": v,
-                        "query ratio": df.n_queried.mean() / g.n_nodes,
-                        "error": df.error_rate.mean(),
-                        "error std": df.error_rate.std(),
-                    }
-                )
-    gcurve, gmatch, match = pd.DataFrame(grows), [], res.vs_published
+    p = res.protocol
+    graphs = {name: g for name, g in res.graphs.items() if name != STAND_IN}
+    grids = {"BBQ": ("kappa", p.gamma_kappa_grid), "MSG": ("h", p.h_grid)}
+    _, gcurve = _grid_curves(p, graphs, grids, seed, gamma=GAMMA_DIAGNOSTIC)
+    gcurve = gcurve[["dataset", "method", "value", "query ratio", "error", "error std"]]
+    gmatch, match = [], res.vs_published
     for (name, method), cc in gcurve.groupby(["dataset", "method"], sort=False):
         pe, pq = published(PAPER_NAME[name], method)
         ratio = pq / res.graphs[name].n_nodes

@@ -12,32 +12,29 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import N_JOBS
+from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
 
 from .paper_numbers import BIAS_B, HEADLINE, LABEL, SHOWN
-from .protocols import Protocol, _setting, methods, protocol, tuned_params
+from .protocols import Protocol, _setting, methods, protocol, tuned_key, tuned_learner, tuned_params
 
 
 @dataclass
-class Fig3:
+class Fig3(Result):
     """yang2016 Fig. 3 reproduced: error and #queried of the six methods over the rank d (Coauthor, Cora)."""
 
     protocol: Protocol
     n_nodes: dict
-    results: pd.DataFrame  #: one row per dataset, rank and method
-    runs: pd.DataFrame
-    split_notes: dict  #: dataset -> which ranks cut a repeated eigenvalue (Markdown)
-    repeated: dict  #: dataset -> eigenvalues among the largest rank's equal to their predecessor
-    monotone: pd.DataFrame = None  #: claim 1: higher rank, lower error
-    ttests: pd.DataFrame = None  #: claim 2: MSG against each other method at each rank
-    balance: pd.DataFrame = None  #: claim 3: d = 100 as a balance
-
-    def write(self) -> None:
-        write_table(self.results, "33_yang2016_fig3_rank", float_format="%.4g")
-        write_table(self.monotone, "33_yang2016_fig3_monotone", float_format="%.4f")
-        write_table(self.ttests, "33_yang2016_fig3_ttests", float_format="%.4g")
-        write_table(self.balance, "33_yang2016_fig3_balance", float_format="%.4g")
+    #: one row per dataset, rank and method
+    results: pd.DataFrame = table_field("rank", float_format="%.4g", required=True)
+    runs: pd.DataFrame = None  #: one row per dataset, rank, method and order
+    split_notes: dict = None  #: dataset -> which ranks cut a repeated eigenvalue (Markdown)
+    repeated: dict = None  #: dataset -> eigenvalues among the largest rank's equal to their predecessor
+    monotone: pd.DataFrame = table_field(float_format="%.4f")  #: claim 1: higher rank, lower error
+    ttests: pd.DataFrame = table_field(
+        float_format="%.4g"
+    )  #: claim 2: MSG against each other method at each rank
+    balance: pd.DataFrame = table_field(float_format="%.4g")  #: claim 3: d = 100 as a balance
+    PREFIX = "33_yang2016_fig3_"
 
     def pivot(self, values: str, fmt: str = ".4f", columns=None) -> str:
         t = self.results.pivot_table(
@@ -58,50 +55,58 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
     """
     p = protocol(profile)
     ranks = list(p.ranks)
-    rows, runs, notes, repeated, n_nodes = [], [], {}, {}, {}
+    meths, params, runs, notes, repeated, n_nodes = methods(p), {}, [], {}, {}, {}
     t_runs = time.perf_counter()
     for name in p.rank_datasets:
         g = gs.load_dataset(name)
         n_nodes[name] = g.n_nodes
         big = gs.spectral_embedding(g.adjacency, max(ranks))
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
         repeated[name] = int((np.diff(big.eigenvalues) <= 1e-8 * big.eigenvalues[1:]).sum())
         notes[name] = gs.spectral.split_note({d: big.split_at(d) for d in ranks})
         if verbose:
             print(
                 f"{name}: {repeated[name]} eigenvalues among the {max(ranks)} smallest equal their predecessor"
             )
+        X_of = {}
         for d in ranks:
             emb = gs.spectral_embedding(g.adjacency, d)
             # nested spectra: the rank-d eigenvalues are the d smallest of the largest rank
             assert np.allclose(emb.eigenvalues, big.eigenvalues[:d], rtol=1e-8, atol=1e-10)
-            X = gs.add_bias(emb.M, BIAS_B) if HEADLINE.bias else emb.M
-            t_d = time.perf_counter()
-            for method, (make, _) in methods(p).items():
-                prm = tuned_params(method, X, g, p, seed, verbose)
-                df = ex.evaluate(
-                    partial(make, **prm), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-                )
-                runs.append(df.assign(dataset=name, d=d))
-                rows.append(
-                    {
-                        "dataset": name,
-                        "d": d,
-                        "method": method,
-                        "tuned": _setting(prm),
-                        "error": df.error_rate.mean(),
-                        "error std": df.error_rate.std(),
-                        "#queried": df.n_queried.mean(),
-                        "#queried std": df.n_queried.std(),
-                        "query ratio": df.n_queried.mean() / g.n_nodes,
-                        "time per pass (s)": df.time.mean(),
-                    }
-                )
-            if verbose:
-                print(f"{name:>9s} d={d:5d}: {time.perf_counter() - t_d:6.1f} s")
+            X_of[d] = gs.add_bias(emb.M, BIAS_B) if HEADLINE.bias else emb.M
+            for method in meths:  # re-tuned at every rank
+                params[tuned_key(name, method, d=d)] = tuned_params(method, X_of[d], g, p, seed, verbose)
+        runs.append(
+            ex.sweep(
+                partial(tuned_learner, meths, params),
+                {"d": ranks, "method": list(meths)},
+                {name: partial(at_rank, X_of, g.labels)},
+                ex.random_orders(g.n_nodes, p.n_orders, seed),
+                seed=seed,
+                n_jobs=N_JOBS,
+            )
+        )
+        if verbose:
+            print(f"{name:>9s}: {time.perf_counter() - t_runs:6.1f} s")
+    runs = pd.concat(runs, ignore_index=True)
+    rows = []
+    for (name, d, method), df in runs.groupby(["dataset", "d", "method"], sort=False):
+        rows.append(
+            {
+                "dataset": name,
+                "d": d,
+                "method": method,
+                "tuned": _setting(params[tuned_key(name, method, d=d)]),
+                "error": df.error_rate.mean(),
+                "error std": df.error_rate.std(),
+                "#queried": df.n_queried.mean(),
+                "#queried std": df.n_queried.std(),
+                "query ratio": df.n_queried.mean() / n_nodes[name],
+                "time per pass (s)": df.time.mean(),
+            }
+        )
     if verbose:
         print(f"all runs: {time.perf_counter() - t_runs:.1f} s")
-    res = Fig3(p, n_nodes, pd.DataFrame(rows), pd.concat(runs, ignore_index=True), notes, repeated)
+    res = Fig3(p, n_nodes, pd.DataFrame(rows), runs, notes, repeated)
     res.monotone, res.ttests, res.balance = _fig3_claims(res)
     return res
 

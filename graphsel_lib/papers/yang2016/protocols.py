@@ -91,6 +91,16 @@ def _setting(params: dict) -> str:
     return ", ".join(f"{k}={v:g}" for k, v in params.items()) or "-"
 
 
+def tuned_key(dataset: str, method: str, **point) -> tuple:
+    """The key of a tuned setting: its dataset, method and sweep point (e.g. ``bias=True`` or ``d=100``)."""
+    return (dataset, method, *sorted(point.items()))
+
+
+def tuned_learner(meths: dict, params: dict, dataset: str, method: str, **point):
+    """A fresh learner ``method`` of ``meths`` at the setting tuned for its dataset and point (``params``)."""
+    return meths[method][0](**params[tuned_key(dataset, method, **point)])
+
+
 def tuned_params(method: str, X, g, p: Protocol, seed: int = 0, verbose: bool = True) -> dict:
     """The grid point with the lowest error on the held-out order ``ex.tuning_order`` (Sec. V-A; cached)."""
     make, grid = methods(p, variants=True)[method]

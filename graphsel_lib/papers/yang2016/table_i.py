@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -11,11 +12,13 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
+    Result,
+    bias_variants,
     span,
+    table_field,
 )
 
 from .paper_numbers import (
@@ -28,7 +31,7 @@ from .paper_numbers import (
     TOL,
     TOL_OTHER,
 )
-from .protocols import Protocol, _print, _setting, methods, paper_method, protocol
+from .protocols import Protocol, _print, _setting, methods, paper_method, protocol, tuned_key, tuned_learner
 from .table_i_checks import (
     _cmog_dgs,
     _error_vs_published,
@@ -40,25 +43,54 @@ from .table_i_checks import (
 )
 
 
+def _tuning_columns(tuning: pd.DataFrame) -> pd.DataFrame:
+    """The tuning table as written: the configuration, its grid parameters and the metrics."""
+    cols = ["dataset", "bias", "method"] + [c for c in ("kappa", "eps", "h") if c in tuning]
+    return tuning[cols + ["error_rate", "n_queried"]]
+
+
+def _tuned_wide(tuned: pd.DataFrame) -> pd.DataFrame:
+    """The tuned settings, one row per dataset and bias, one column per tuned method."""
+    return (
+        tuned[tuned.tuned != "-"]
+        .pivot_table(index=["dataset", "bias"], columns="method", values="tuned", aggfunc="first", sort=False)
+        .reset_index()
+    )
+
+
+def _counts_as_counts(evp: pd.DataFrame) -> pd.DataFrame:
+    """Label counts written as counts, not in the 4-significant-digit format of the errors."""
+    return evp.assign(
+        **{
+            "published #queried": evp["published #queried"].round().astype("Int64"),
+            "ours #queried": evp["ours #queried"].map(lambda v: "-" if pd.isna(v) else f"{v:.1f}"),
+        }
+    )
+
+
 @dataclass
-class Table1:
+class Table1(Result):
     """Table I reproduced (yang2016 Sec. V-B): every table of notebook 30, see :func:`table1`."""
 
     protocol: Protocol
     seed: int
     graphs: dict
     runs: pd.DataFrame  #: one row per dataset, bias, method and order
-    tuning: pd.DataFrame  #: every grid point on the held-out order
-    tuned: pd.DataFrame  #: the chosen setting per dataset, bias, method
-    summary: pd.DataFrame = None  #: mean ± std over the orders
+    #: every grid point on the held-out order
+    tuning: pd.DataFrame = table_field(float_format="%.4g", na_rep="-", view=_tuning_columns, required=True)
+    #: the chosen setting per dataset, bias, method (written one row per dataset and bias)
+    tuned: pd.DataFrame = table_field(view=_tuned_wide, required=True)
+    summary: pd.DataFrame = table_field("table1_ours", float_format="%.4f")  #: mean ± std over the orders
     score: dict = field(default_factory=dict)  #: bias -> rule cells within tolerance
     headline_bias: bool = True
-    error_vs_published: pd.DataFrame = None
-    table: pd.DataFrame = None  #: Table I in the paper's layout (headline setting)
-    ttests: pd.DataFrame = None
-    cmog_dgs: pd.DataFrame = None
-    gpa: pd.DataFrame = None
-    spec_check: pd.DataFrame = None
+    error_vs_published: pd.DataFrame = table_field(float_format="%.4g", na_rep="-", view=_counts_as_counts)
+    #: Table I in the paper's layout (headline setting)
+    table: pd.DataFrame = table_field("table1", float_format="%.4f", na_rep="-")
+    ttests: pd.DataFrame = table_field(float_format="%.4g")
+    cmog_dgs: pd.DataFrame = table_field(float_format="%.4f", na_rep="-")
+    gpa: pd.DataFrame = table_field(float_format="%.4f", na_rep="-")
+    spec_check: pd.DataFrame = table_field(float_format="%.4f")
+    PREFIX = "30_yang2016_"
 
     KEYS = ("dataset", "bias", "method")
 
@@ -68,44 +100,13 @@ class Table1:
 
     @property
     def tuned_wide(self) -> pd.DataFrame:
-        t = self.tuned
-        return (
-            t[t.tuned != "-"]
-            .pivot_table(
-                index=["dataset", "bias"], columns="method", values="tuned", aggfunc="first", sort=False
-            )
-            .reset_index()
-        )
+        return _tuned_wide(self.tuned)
 
     @property
     def pm_ratio(self) -> pd.Series:
         """sqrt(published "±") / our std, per cell of the headline setting (Sec. 4)."""
         cmp = self.table.dropna(subset=["ours std", "sqrt(published ±)"])
         return cmp["sqrt(published ±)"] / cmp["ours std"].clip(lower=1e-4)
-
-    def write(self) -> None:
-        """Write the tables ``figures/30_yang2016_*`` (or the smoke profile's folder)."""
-        tuning = self.tuning
-        cols = ["dataset", "bias", "method"] + [c for c in ("kappa", "eps", "h") if c in tuning]
-        write_table(
-            tuning[cols + ["error_rate", "n_queried"]], "30_yang2016_tuning", float_format="%.4g", na_rep="-"
-        )
-        write_table(self.tuned_wide, "30_yang2016_tuned")
-        write_table(self.summary, "30_yang2016_table1_ours", float_format="%.4f")
-        evp = self.error_vs_published
-        # label counts are written as counts, not in the 4-significant-digit format of the errors
-        written = evp.assign(
-            **{
-                "published #queried": evp["published #queried"].round().astype("Int64"),
-                "ours #queried": evp["ours #queried"].map(lambda v: "-" if pd.isna(v) else f"{v:.1f}"),
-            }
-        )
-        write_table(written, "30_yang2016_error_vs_published", float_format="%.4g", na_rep="-")
-        write_table(self.table, "30_yang2016_table1", float_format="%.4f", na_rep="-")
-        write_table(self.ttests, "30_yang2016_ttests", float_format="%.4g")
-        write_table(self.cmog_dgs, "30_yang2016_cmog_dgs", float_format="%.4f", na_rep="-")
-        write_table(self.gpa, "30_yang2016_gpa", float_format="%.4f", na_rep="-")
-        write_table(self.spec_check, "30_yang2016_spec_check", float_format="%.4f")
 
     # ----------------------------------------------------------------- what the notebook shows
     def show_summary(self) -> None:
@@ -427,27 +428,34 @@ def table1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table1
     """
     p = protocol(profile)
     meths = methods(p, variants=True)
-    graphs, runs, tuning, tuned = {}, [], [], []
+    graphs, runs, tuning, tuned, params = {}, [], [], [], {}
+    grid = {"bias": (False, True), "method": list(meths)}
     t_runs = time.perf_counter()
     for name in p.datasets:
         g = gs.load_dataset(name)
         graphs[name] = g
-        M = gs.spectral_embedding(g.adjacency, p.d).M
-        orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
+        data = bias_variants(gs.spectral_embedding(g.adjacency, p.d).M, BIAS_B, g.labels)
         held_out = ex.tuning_order(g.n_nodes, seed)
-        for bias in (False, True):
-            X = gs.add_bias(M, BIAS_B) if bias else M
-            for method, (make, grid) in meths.items():
-                params = {}
-                if grid:
-                    params, table = ex.tune(make, grid, X, g.labels, held_out, seed=seed, n_jobs=N_JOBS)
-                    tuning.append(table.assign(dataset=name, bias=bias, method=method))
-                df = ex.evaluate(
-                    partial(make, **params), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
+        for bias, method in itertools.product(*grid.values()):
+            make, method_grid = meths[method]
+            prm = {}
+            if method_grid:
+                prm, table = ex.tune(
+                    make, method_grid, data(bias)[0], g.labels, held_out, seed=seed, n_jobs=N_JOBS
                 )
-                setting = _setting(params)
-                runs.append(df.assign(dataset=name, bias=bias, setting=setting))
-                tuned.append({"dataset": name, "bias": bias, "method": method, "tuned": setting})
+                tuning.append(table.assign(dataset=name, bias=bias, method=method))
+            params[tuned_key(name, method, bias=bias)] = prm
+            tuned.append({"dataset": name, "bias": bias, "method": method, "tuned": _setting(prm)})
+        df = ex.sweep(
+            partial(tuned_learner, meths, params),
+            grid,
+            {name: data},
+            ex.random_orders(g.n_nodes, p.n_orders, seed),
+            seed=seed,
+            n_jobs=N_JOBS,
+        )
+        keys = zip(df.dataset, df.method, df.bias, strict=True)
+        runs.append(df.assign(setting=[_setting(params[tuned_key(n, m, bias=b)]) for n, m, b in keys]))
         if verbose:
             print(f"{name:>9s}: n={g.n_nodes}, K={g.n_classes}, done at {time.perf_counter() - t_runs:.1f} s")
     runs = pd.concat(runs, ignore_index=True)
