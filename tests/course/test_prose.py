@@ -1,4 +1,4 @@
-"""graphsel_lib.course.prose: the one renderer of the readings, and the gu2013 readings built on it."""
+"""graphsel_lib.course.prose: the one renderer of the readings, and the gu2013 and yang2016 readings built on it."""
 
 import ast
 import inspect
@@ -8,8 +8,9 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers
+from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
+from graphsel_lib.papers.yang2016 import texts as yang_texts
 
 
 def test_values_claims_lists_and_math():
@@ -91,3 +92,29 @@ def test_beyond_readings_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35 and 41"):
         beyond_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(yang_texts.TEMPLATES))
+def test_every_yang2016_template_parses(key):
+    assert prose._fields(yang_texts.TEMPLATES[key])  # balanced braces, math closed
+
+
+def test_yang2016_readings_assemble_no_prose():
+    """No reading or verdict method of yang2016 (nor the module functions they call) has an f-string or a join."""
+    y = yang2016
+    found = []
+    for owner in (y.table_i.Table1, y.figure1.Fig1, y.figure2.Fig2, y.figure3.Fig3, y.figure2, y.figure3):
+        home = owner.__module__ if isinstance(owner, type) else owner.__name__
+        for name, fn in inspect.getmembers(owner, inspect.isfunction):
+            if fn.__module__ != home or not name.startswith(
+                ("reading", "verdict", "_fig2_reading", "_fig3_reading")
+            ):
+                continue
+            for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))):
+                if isinstance(node, ast.JoinedStr):
+                    found.append(f"{getattr(owner, '__name__', owner)}.{name}: f-string")
+                elif isinstance(node, ast.Attribute) and node.attr == "join":
+                    found.append(f"{getattr(owner, '__name__', owner)}.{name}: join")
+    assert not found, found
+    with pytest.raises(KeyError, match="no yang2016 reading 'nope'"):
+        yang_texts.reading("nope")

@@ -6,7 +6,8 @@ The published numbers as data (:data:`PUBLISHED`, Table I), the protocol and its
 :func:`fig1`, :func:`fig2`, :func:`fig3`), and the figures (:func:`draw_table1`, :func:`draw_fig1`,
 :func:`draw_fig2`, :func:`draw_fig3`). Notebooks 30-33 explain the protocol and the results and call
 these. Each result object writes its tables (``.write()``) under the names the notebooks always
-used (``figures/30_yang2016_*`` ...) and renders its reading (``.reading*()``, Markdown).
+used (``figures/30_yang2016_*`` ...) and returns its readings as data (``.reading*()``, a
+:class:`~graphsel_lib.course.prose.Reading` whose templates are in :mod:`.texts`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
@@ -21,6 +22,7 @@ from graphsel_lib.papers.common import (
 
 from .paper_numbers import LABEL, SHOWN
 from .protocols import Protocol, _one_pass, _setting, features, methods, protocol, tuned_params
+from .texts import reading
 
 
 @dataclass
@@ -42,7 +44,7 @@ class Fig1(Result):
         r = self.msg_query_rate
         return bool((r["quarter 4"] < r["quarter 1"]).all())
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
         """The reading under Fig. 1: who queries everything, MSG's falling rate, the order of the curves."""
         datasets, meths, table, rates = (
             self.protocol.datasets,
@@ -62,44 +64,45 @@ class Fig1(Result):
                 index="fraction of stream", columns="method", values="cumulative error"
             )
             # GPA highest and CMOG second at every checkpoint
-            order_kept.append(
-                bool(((cp.idxmax(axis=1) == "GPA") & (cp.rank(axis=1, ascending=False)["CMOG"] == 2)).all())
-            )
+            if ((cp.idxmax(axis=1) == "GPA") & (cp.rank(axis=1, ascending=False)["CMOG"] == 2)).all():
+                order_kept.append(SHOWN[name])
             if cp.loc[1.0].idxmin() == "MSG":
-                msg_lowest.append(name)
+                msg_lowest.append(SHOWN[name])
         rls = ["BBQ", "BBQ_eps", "DGS"]
 
         def fe(n, m):
             return fin.loc[(n, m), "cumulative error"]
 
-        return (
-            "**Reading.** Query side: "
-            + ", ".join(LABEL.get(m, m) for m in all_label)
-            + " query every label on every graph (ratio 1 at the end); BBQ ends at "
-            + ", ".join(f"{SHOWN[n]} {ratio_end[(n, 'BBQ')]:.2f}" for n in datasets)
-            + " and BBQ$_\\epsilon$ at "
-            + ", ".join(f"{SHOWN[n]} {ratio_end[(n, 'BBQ_eps')]:.2f}" for n in datasets)
-            + " of the labels. MSG's query rate per round, first against last quarter of the stream: "
-            + ", ".join(
-                f"{SHOWN[r.dataset]} {r['quarter 1']:.3f} → {r['quarter 4']:.3f}" for _, r in rates.iterrows()
-            )
-            + (
-                " — it falls on every graph, the flattening the paper describes. "
-                if self.msg_rate_falls
-                else ". "
-            )
-            + "Error side: GPA is the highest and CMOG (Alg. 1) the second highest curve at every checkpoint on "
-            + (", ".join(SHOWN[n] for n, k in zip(datasets, order_kept, strict=True) if k) or "no graph")
-            + "; at the end of the stream MSG has the lowest error on "
-            + (", ".join(SHOWN[n] for n in msg_lowest) or "no graph")
-            + " (final errors: "
-            + "; ".join(
-                f"{SHOWN[n]} MSG {fe(n, 'MSG'):.4f}, RLS baselines "
-                f"{min(fe(n, m) for m in rls):.4f} to {max(fe(n, m) for m in rls):.4f}"
+        def ends(m):
+            return [reading("fig1.end", dataset=SHOWN[n], ratio=ratio_end[(n, m)]) for n in datasets]
+
+        claims = dict(
+            msg_rate_falls=self.msg_rate_falls,
+            order_kept_somewhere=bool(order_kept),
+            msg_lowest_somewhere=bool(msg_lowest),
+        )
+        return reading(
+            "fig1",
+            claims,
+            all_label=[LABEL.get(m, m) for m in all_label],
+            bbq_end=ends("BBQ"),
+            bbq_eps_end=ends("BBQ_eps"),
+            rates=[
+                reading("fig1.rate", dataset=SHOWN[r.dataset], first=r["quarter 1"], last=r["quarter 4"])
+                for _, r in rates.iterrows()
+            ],
+            order_kept=order_kept,
+            msg_lowest=msg_lowest,
+            final=[
+                reading(
+                    "fig1.final",
+                    dataset=SHOWN[n],
+                    msg=fe(n, "MSG"),
+                    rls_lo=min(fe(n, m) for m in rls),
+                    rls_hi=max(fe(n, m) for m in rls),
+                )
                 for n in datasets
-            )
-            + "; notebook 30 Sec. 5 tests the differences). The paper's GPA curve would end far higher, at its "
-            "published Table I error (notebook 30 Sec. 7); ours does not."
+            ],
         )
 
 

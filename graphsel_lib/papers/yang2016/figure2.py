@@ -12,6 +12,7 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.online import BBQ, run
 from graphsel_lib.papers.common import (
     N_JOBS,
@@ -23,6 +24,7 @@ from graphsel_lib.papers.common import (
 from .paper_numbers import LABEL, PAPER_NAME, SHOWN, TOL, TOL_OTHER, published
 from .protocols import Protocol, features, methods, protocol
 from .table_i_checks import _pub_error
+from .texts import reading
 
 # =========================================================================== Fig. 2 (notebook 32)
 #: Neighbouring grid points further apart in query ratio than this factor are not joined (nothing measured
@@ -85,8 +87,8 @@ class Fig2(Result):
             f"{(bbq['ours (gamma=1, Sec. 4)'] - bbq.published).abs().max():.4f}"
         )
 
-    def reading(self) -> str:
-        """The reading at the end of notebook 32, rendered from its tables."""
+    def reading(self) -> Reading:
+        """The reading at the end of notebook 32: values and claims from its tables."""
         return _fig2_reading(self)
 
 
@@ -332,35 +334,42 @@ def draw_fig2(res: Fig2):
     return fig
 
 
-def _fig2_reading(res: Fig2) -> str:
+#: Fig. 2's reading: BBQ's error "rises" from one kappa to the next by more than this; the ridge diagnostic
+#: puts BBQ on the published points when every difference is below this.
+RISE_TOL, RIDGE_FIT = 0.01, 0.015
+
+
+def _fig2_reading(res: Fig2) -> Reading:
+    """yang2016 Fig. 2 (Sec. V-C) as values and claims: MSG against BBQ, BBQ_eps, PubMed, the published counts."""
     curve, cmp, match, datasets = res.curve, res.matched, res.vs_published, res.protocol.datasets
     gcurve, gmatch = res.gamma_curve, res.gamma_at_published
 
     def _n(name):
         return SHOWN.get(name, name)
 
-    bullets = []
     # 1. MSG against BBQ at matched ratios
-    parts, holds = [], []
+    bbq, holds = [], []
     for name in datasets:
         m = cmp[(cmp.dataset == name) & (cmp.method == "BBQ") & cmp["MSG error at that ratio"].notna()]
         v = m.verdict.value_counts()
-        if len(m) == 0:
-            parts.append(f"{_n(name)}: no BBQ point inside MSG's range")
-            continue
-        best = m.loc[m["difference (MSG - other)"].idxmin()]
+        best = m.loc[m["difference (MSG - other)"].idxmin()] if len(m) else None
         worse = m[m.verdict == "MSG worse"]
-        parts.append(
-            f"{_n(name)}: MSG better at {v.get('MSG better', 0)} of {len(m)} BBQ points inside its range, "
-            f"comparable at {v.get('comparable', 0)}, worse at {v.get('MSG worse', 0)}"
-            + (
-                f" (ratios {worse['query ratio'].min():.2f}–{worse['query ratio'].max():.2f})"
-                if len(worse)
-                else ""
+        bbq.append(
+            reading(
+                "fig2.bbq",
+                dict(inside=bool(len(m)), worse_somewhere=bool(len(worse))),
+                dataset=_n(name),
+                better=v.get("MSG better", 0),
+                n=len(m),
+                comparable=v.get("comparable", 0),
+                worse=v.get("MSG worse", 0),
+                worse_lo=worse["query ratio"].min(),
+                worse_hi=worse["query ratio"].max(),
+                advantage=None if best is None else -best["difference (MSG - other)"],
+                at_ratio=None if best is None else best["query ratio"],
             )
-            + f"; largest advantage {-best['difference (MSG - other)']:.3f} at ratio {best['query ratio']:.2f}"
         )
-        if v.get("MSG better", 0) == len(m):
+        if len(m) and v.get("MSG better", 0) == len(m):
             holds.append(_n(name))
     msg_h = (
         curve[curve.method == "MSG"]
@@ -368,97 +377,100 @@ def _fig2_reading(res: Fig2) -> str:
         .groupby("dataset", sort=False)
         .error.agg(["first", "last"])
     )
-    bullets.append(
-        "**MSG against BBQ** at matched ratios (Sec. 3): "
-        + "; ".join(parts)
-        + ". The paper's \"MSG outperforms BBQ "
-        'significantly over all query ratios" holds, in our conservative reading, on '
-        + (", ".join(holds) or "no graph")
-        + ". MSG's own error from its smallest to its largest $h$: "
-        + ", ".join(f"{_n(n)} {r['first']:.4f} → {r['last']:.4f}" for n, r in msg_h.iterrows())
-        + (
-            " — querying more does not lower MSG's error everywhere."
-            if (msg_h["last"] > msg_h["first"]).any()
-            else "."
-        )
-    )
     # 2. BBQ_eps
-    eps_parts = []
+    eps = []
     for name in datasets:
         e = curve[(curve.dataset == name) & (curve.method == "BBQ_eps")]
-        full_eps = e[e["query ratio"] >= 1 - 1e-9].value
         mv = cmp[(cmp.dataset == name) & (cmp.method == "BBQ_eps") & cmp["MSG error at that ratio"].notna()]
-        eps_parts.append(
-            f"{_n(name)}: every label for $\\epsilon \\le$ {full_eps.max():g}, "
-            f"{e['query ratio'].round(3).nunique()} distinct query ratios"
-            + (
-                "; inside MSG's range "
-                + ", ".join(
-                    f"$\\epsilon$ = {r['parameter'].split('=')[1]} (ratio {r['query ratio']:.3f}): {r.verdict}"
-                    for _, r in mv.iterrows()
-                )
-                if len(mv)
-                else ""
+        points = [
+            reading(
+                "fig2.eps.point", eps=r["parameter"].split("=")[1], ratio=r["query ratio"], verdict=r.verdict
+            )
+            for _, r in mv.iterrows()
+        ]
+        eps.append(
+            reading(
+                "fig2.eps",
+                dict(inside=bool(points)),
+                dataset=_n(name),
+                eps_max=e[e["query ratio"] >= 1 - 1e-9].value.max(),
+                n_ratios=e["query ratio"].round(3).nunique(),
+                points=points,
             )
         )
-    bullets.append("**BBQ$_\\epsilon$** — " + "; ".join(eps_parts) + ".")
     # 3. BBQ on PubMed: not monotone in kappa; the feature scale
+    pubmed = {}
     if "pubmed" in res.graphs:
         b = curve[(curve.dataset == "pubmed") & (curve.method == "BBQ")].sort_values("value")
         vals = b[["value", "error"]].values
-        ups = [(a, c_) for (a, ea), (c_, ec) in zip(vals[:-1], vals[1:], strict=True) if ec > ea + 0.01]
+        ups = [
+            reading("fig2.up", a=a, b=c_)
+            for (a, ea), (c_, ec) in zip(vals[:-1], vals[1:], strict=True)
+            if ec > ea + RISE_TOL
+        ]
         Mp = gs.spectral_embedding(res.graphs["pubmed"].adjacency, res.protocol.d).M
         sq = (Mp**2).sum(axis=0)  # |m_t|^2 without the constant feature
-        bullets.append(
-            "**BBQ on PubMed is not monotone in $\\kappa$**: its error rises by more than 0.01 from "
-            + (", ".join(f"$\\kappa$ = {a:g} to {c_:g}" for a, c_ in ups) or "no $\\kappa$ to the next")
-            + f". Apart from the constant feature PubMed's $m_t$ are tiny (mean $\\|m_t\\|^2$ = {sq.mean():.3f}, "
-            f"median {np.median(sq):.4f}), so once the constant direction is learned $r_t$ hovers near the threshold "
-            "$t^{-\\kappa}$ and small changes of $\\kappa$ change which nodes get queried; Sec. 5 shows that the ridge "
-            "$\\gamma$ sets this scale."
-        )
+        pubmed = dict(ups=ups, sq_mean=sq.mean(), sq_median=np.median(sq))
     # 4. at the published query counts
-    bullets.append(
-        "**At the published query counts** (Sec. 4, tolerances 0.02 for MSG and 0.03 for the others): "
-        + "; ".join(
-            f"{r.dataset} {LABEL.get(r.method, r.method)} "
-            + (
-                f"{r.ours:.4f} against {r.published:.4f} ({r.difference:+.4f}, {r.verdict})"
-                if r.verdict != "not available"
-                else f"not measured at the paper's ratio {r['published ratio']:.3f} — {r.reason}"
-            )
-            for _, r in match.iterrows()
+    published = [
+        reading(
+            "fig2.published",
+            dict(measured=r.verdict != "not available"),
+            dataset=r.dataset,
+            method=LABEL.get(r.method, r.method),
+            ours=r.ours,
+            published=r.published,
+            difference=r.difference,
+            verdict=r.verdict,
+            ratio=r["published ratio"],
+            reason=r.reason,
         )
-        + "."
-    )
+        for _, r in match.iterrows()
+    ]
     # 5. the ridge diagnostic
+    ridge = {}
     if len(gmatch):
         rev = {v: k for k, v in PAPER_NAME.items()}
         bq = gmatch[gmatch.method == "BBQ"]
         ms = gmatch[gmatch.method == "MSG"]
-        kap = []
+        kappas = []
         for _, r in bq.iterrows():
             gc = gcurve[(gcurve.dataset == rev[r.dataset]) & (gcurve.method == "BBQ")]
             near = (np.log(gc["query ratio"]) - np.log(r["published ratio"])).abs().idxmin()
-            kap.append(f"{r.dataset} {gc.loc[near, 'value']:g}")
-        g_ = f"{GAMMA_DIAGNOSTIC:g}"
-        bullets.append(
-            f"**The ridge diagnostic** (Sec. 5; $\\gamma$ = {g_} fitted to the published points, not a result): "
-            "BBQ's error at the published query counts minus the published error is "
-            + ", ".join(f"{r.dataset} {r.difference:+.4f}" for _, r in bq.iterrows())
-            + f" at $\\gamma$ = {g_}, against "
-            + ", ".join(
-                f"{r.dataset} {r['ours (gamma=1, Sec. 4)'] - r.published:+.4f}" for _, r in bq.iterrows()
-            )
-            + f" at the stated $\\gamma = 1$; the nearest $\\kappa$ at $\\gamma$ = {g_}: "
-            + ", ".join(kap)
-            + f". MSG at $\\gamma$ = {g_}: "
-            + ", ".join(f"{r.dataset} {r.difference:+.4f}" for _, r in ms.iterrows())
-            + (
-                ". This is consistent with the paper's BBQ having run with a weaker ridge (or larger features) than "
-                "the $\\gamma = 1$ it states, but a constant fitted to the very points it then matches is weak evidence."
-                if bq.difference.abs().max() < 0.015
-                else ". In this run the fitted ridge does not put BBQ on the published points."
-            )
+            kappas.append(reading("fig2.kappa", dataset=r.dataset, kappa=gc.loc[near, "value"]))
+        ridge = dict(
+            bbq_diff=[reading("fig2.diff", dataset=r.dataset, diff=r.difference) for _, r in bq.iterrows()],
+            bbq_diff_stated=[
+                reading("fig2.diff", dataset=r.dataset, diff=r["ours (gamma=1, Sec. 4)"] - r.published)
+                for _, r in bq.iterrows()
+            ],
+            kappas=kappas,
+            msg_diff=[reading("fig2.diff", dataset=r.dataset, diff=r.difference) for _, r in ms.iterrows()],
+            ridge_fits_bbq=bool(bq.difference.abs().max() < RIDGE_FIT),
         )
-    return "**Reading** (rendered from the tables above).\n\n" + "\n".join(f"* {b}" for b in bullets)
+    claims = dict(
+        holds_somewhere=bool(holds),
+        msg_rises_somewhere=bool((msg_h["last"] > msg_h["first"]).any()),
+        pubmed_run=bool(pubmed),
+        rises_somewhere=bool(pubmed.get("ups")),
+        ridge_run=bool(ridge),
+        ridge_fits=ridge.pop("ridge_fits_bbq", False),
+    )
+    return reading(
+        "fig2",
+        claims,
+        bbq=bbq,
+        holds=holds,
+        msg_h=[
+            reading("fig2.msg_h", dataset=_n(n), first=r["first"], last=r["last"])
+            for n, r in msg_h.iterrows()
+        ],
+        eps=eps,
+        up_tol=RISE_TOL,
+        tol_msg=TOL["MSG"],
+        tol_other=TOL_OTHER,
+        published=published,
+        gamma=GAMMA_DIAGNOSTIC,
+        **pubmed,
+        **ridge,
+    )

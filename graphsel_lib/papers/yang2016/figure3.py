@@ -12,10 +12,12 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
 
 from .paper_numbers import BIAS_B, HEADLINE, LABEL, SHOWN
 from .protocols import Protocol, _setting, methods, protocol, tuned_key, tuned_learner, tuned_params
+from .texts import reading
 
 
 @dataclass
@@ -43,8 +45,8 @@ class Fig3(Result):
         t = t[columns] if columns else t
         return t.to_string(float_format=lambda x: format(x, fmt))
 
-    def reading(self) -> str:
-        """The reading of the paper's four claims, rendered from the tables."""
+    def reading(self) -> Reading:
+        """The reading of the paper's four claims: values and claims from the tables."""
         return _fig3_reading(self)
 
 
@@ -184,100 +186,104 @@ def draw_fig3(res: Fig3, dodge: float = 0.3):
     return fig
 
 
-def _fig3_reading(res: Fig3) -> str:
+#: Fig. 3's reading: an error rise between neighbouring ranks counts above this; BBQ "queries every label"
+#: from the rank at which it queries at least this share of the nodes.
+RISE_TOL, ALL_LABELS = 1e-3, 0.995
+
+
+def _fig3_reading(res: Fig3) -> Reading:
+    """yang2016 Fig. 3's four claims (Sec. V-D) as values and claims, one bullet each."""
     ranks, datasets = list(res.protocol.ranks), res.protocol.rank_datasets
-    r_, claims, tt, bal = res.results, res.monotone, res.ttests, res.balance
+    r_, mono, tt, bal = res.results, res.monotone, res.ttests, res.balance
     lo_d, hi_d = min(ranks), max(ranks)
     mid_d = ranks[min(2, len(ranks) - 1)]
     rise, gain = [], []
     for (name, method), cc in r_.groupby(["dataset", "method"], sort=False):
         e = cc.set_index("d").error
         up = float(np.diff(e.to_numpy()).max())
-        if up > 1e-3:
-            rise.append(f"{LABEL.get(method, method)} on {SHOWN[name]} (+{up:.4f})")
+        if up > RISE_TOL:
+            rise.append(reading("fig3.rise", method=LABEL.get(method, method), dataset=SHOWN[name], up=up))
         if e[lo_d] > e[hi_d]:
             gain.append((e[lo_d] - e[mid_d]) / (e[lo_d] - e[hi_d]))
-    n_lower = int(claims["lower at max rank"].sum())
-    bul = [
-        f"*Higher rank, lower error*: the error at $d = {hi_d}$ is lower than at $d = {lo_d}$ for {n_lower} of "
-        f"{len(claims)} method–graph pairs; along the ranks the error "
-        + (
-            "never rises by more than 0.001"
-            if not rise
-            else "rises by more than 0.001 between neighbouring ranks for " + ", ".join(rise)
-        )
-        + (
-            f"; the step from $d = {lo_d}$ to $d = {mid_d}$ brings {min(gain):.0%} to {max(gain):.0%} of the "
-            f"whole gain from $d = {lo_d}$ to $d = {hi_d}$"
-            if gain
-            else ""
-        )
-        + "."
-    ]
-    q_parts = []
+    queries = []
     for name in datasets:
         m = r_[(r_.dataset == name) & (r_.method == "MSG")].set_index("d")
         b = r_[(r_.dataset == name) & (r_.method == "BBQ")].set_index("d")
         n_nodes = res.n_nodes[name]
-        all_from = [d for d in ranks if (b.loc[d:, "#queried"] >= 0.995 * n_nodes).all()]
-        q_parts.append(
-            f"{SHOWN[name]} MSG "
-            + ", ".join(f"{m['#queried'][d]:.0f}" for d in ranks)
-            + " (tuned "
-            + ", ".join(m.tuned[d] for d in ranks)
-            + "); BBQ "
-            + ", ".join(f"{b['#queried'][d]:.0f}" for d in ranks)
-            + f" of {n_nodes}"
-            + (f", at least 99.5 % of the labels from $d = {all_from[0]}$ on" if all_from else "")
+        all_from = [d for d in ranks if (b.loc[d:, "#queried"] >= ALL_LABELS * n_nodes).all()]
+        queries.append(
+            reading(
+                "fig3.queries",
+                dict(all_labels_somewhere=bool(all_from)),
+                dataset=SHOWN[name],
+                msg=[m["#queried"][d] for d in ranks],
+                tuned=[m.tuned[d] for d in ranks],
+                bbq=[b["#queried"][d] for d in ranks],
+                n_nodes=n_nodes,
+                share=100 * ALL_LABELS,
+                all_from=all_from[0] if all_from else None,
+            )
         )
-    bul.append(
-        f"*Higher rank needs more queries*: #queried at $d$ = {', '.join(str(d) for d in ranks)}: "
-        + "; ".join(q_parts)
-        + ". The all-label methods query everything at every rank. MSG's count follows its tuned $h$ and the "
-        "uncertainty term $K r_t/(1+r_t)$ of $\\Theta_t$, which stays large for longer in more dimensions."
-    )
     v = tt.groupby(["dataset", "verdict"]).size().unstack(fill_value=0)
     exc = tt[tt.verdict != "MSG better"]
-
-    def _exception(r):
-        word = r.verdict.replace("MSG ", "")
-        prep = "to" if r.verdict == "comparable" else "than"
-        return f"{word} {prep} {LABEL.get(r['MSG vs'], r['MSG vs'])} at $d = {r.d}$ on {SHOWN[r.dataset]}"
-
-    bul.append(
-        "*MSG better or comparable at every rank* (paired $t$-tests, Sec. 3): "
-        + "; ".join(
-            f"{SHOWN[n]}: MSG better in {int(r.get('MSG better', 0))} of {int(r.sum())} comparisons, comparable in "
-            f"{int(r.get('comparable', 0))}, worse in {int(r.get('MSG worse', 0))}"
-            for n, r in v.iterrows()
+    counts = [
+        reading(
+            "fig3.counts",
+            dataset=SHOWN[n],
+            better=int(r.get("MSG better", 0)),
+            n=int(r.sum()),
+            comparable=int(r.get("comparable", 0)),
+            worse=int(r.get("MSG worse", 0)),
         )
-        + (
-            " (the exceptions: " + ", ".join(_exception(r) for _, r in exc.iterrows()) + ")"
-            if len(exc)
-            else ""
+        for n, r in v.iterrows()
+    ]
+    exceptions = [
+        reading(
+            "fig3.exception",
+            dict(worse=r.verdict == "MSG worse"),
+            method=LABEL.get(r["MSG vs"], r["MSG vs"]),
+            d=r.d,
+            dataset=SHOWN[r.dataset],
         )
-        + (
-            ". The paper's claim holds here."
-            if not (tt.verdict == "MSG worse").any()
-            else ". The paper's claim fails where MSG is worse."
-        )
-    )
+        for _, r in exc.iterrows()
+    ]
     bb = bal.set_index("dataset")
-    bul.append(
-        "*$d = 100$ as a balance* is "
-        + (
-            "a cost choice, not an accuracy optimum: "
-            if (bb["at d"] != 100).all()
-            else "where MSG is most accurate on some graph: "
+    balance = [
+        reading(
+            "fig3.balance",
+            dataset=SHOWN[n],
+            error=r["MSG error d=100"],
+            diff=r["MSG error d=100"] - r["best MSG error"],
+            best=r["best MSG error"],
+            best_d=int(r["at d"]),
+            share=r["#queried d=100"] / r["#queried at best d"],
+            speedup=r["time per pass d=max (s)"] / r["time per pass d=100 (s)"],
+            hi_d=hi_d,
         )
-        + "; ".join(
-            f"{SHOWN[n]}: MSG at $d = 100$ errs {r['MSG error d=100']:.4f}, "
-            f"{r['MSG error d=100'] - r['best MSG error']:+.4f} from its best ({r['best MSG error']:.4f} at "
-            f"$d = {int(r['at d'])}$), with {r['#queried d=100'] / r['#queried at best d']:.0%} of the labels "
-            f"queried there and a pass {r['time per pass d=max (s)'] / r['time per pass d=100 (s)']:.1f} times "
-            f"faster than at $d = {hi_d}$"
-            for n, r in bb.iterrows()
-        )
-        + " (table above)."
+        for n, r in bb.iterrows()
+    ]
+    claims = dict(
+        error_rises=bool(rise),
+        has_gain=bool(gain),
+        has_exceptions=bool(len(exc)),
+        msg_worse_somewhere=bool((tt.verdict == "MSG worse").any()),
+        cost_choice=bool((bb["at d"] != 100).all()),
     )
-    return "**Reading** (rendered from the tables above).\n\n" + "\n".join(f"* {b}" for b in bul)
+    return reading(
+        "fig3",
+        claims,
+        hi_d=hi_d,
+        lo_d=lo_d,
+        mid_d=mid_d,
+        n_lower=int(mono["lower at max rank"].sum()),
+        n_pairs=len(mono),
+        rise_tol=RISE_TOL,
+        rise=rise,
+        gain_min=min(gain, default=np.nan),
+        gain_max=max(gain, default=np.nan),
+        ranks=ranks,
+        queries=queries,
+        counts=counts,
+        exceptions=exceptions,
+        balance=balance,
+    )
