@@ -112,6 +112,28 @@ iteration, so 1e-8 needs about 45-50 iterations (a prediction from this run), ab
 each. Closing the 4x: the dense part in float32 with a float64 polish (the float32 residual floor is
 ε₃₂·λ_max ≈ 1.5e-3 relative here, so only the first ~3 decades), 2 BLAS threads on an idle machine, and
 sparse products that scale (10x the nodes cost 30x per product from 10^5 to 10^6: memory-bound gathers).
+
+**Why the iteration count is what it is, and what the 10^6 line costs.** At 2·10^4 nodes
+(``sbm(20000)``, 19,837 nodes; block of 150, tolerance 1e-7) the largest relative residual of the
+100 wanted pairs fell from 1e-2 (iteration 13) to 1e-6 (iteration 30): a factor 0.58 per iteration.
+The Ritz values at the end, θ_100 = 0.7474 and θ_150 = 0.7901 (the last guard), give
+r = θ_100/θ_150 = 0.946 and the rate of a method that is limited by the gap and not by its
+preconditioner, (1 − √(1 − r))/(1 + √(1 − r)) = 0.62 per iteration (inverse iteration alone would
+give 0.946). The preconditioner is already about as good as it needs to be (degree 8 did not cut the
+iterations, above); the count is set by the spectrum near σ_100, and more guard vectors are the only
+lever on it. A smoothed start block (three applications of the degree-8 preconditioner to the random
+block) saved one iteration of 35 (34 against 35 at 2·10^4, side by side, 2026-11-28): not kept.
+Each iteration does at least about 24·n·k² multiply-adds of dense algebra for a block of k vectors
+(the projection and orthonormalisation of the 2k new directions, the Gram matrices of
+Rayleigh–Ritz, the updates of X, LX and P): at n = 10^6, k = 150 that is 5.4·10^11, and the ~36
+iterations that 1e-6 needs at 0.2 decades an iteration (the run above) make about 2·10^13, some
+400 s at the full double-precision peak of two AVX2 cores and about twice that in practice, before
+the sparse products (18 s an iteration above). So d = 100 at 10^6 nodes in 600 s on two cores is
+out of reach for the block methods measured here; what is in reach is a smaller block:
+rank 10 (``--sizes --big 1000000 --big-d 10``; k = 30, 25x less dense work per iteration): the same
+solve through ``spectral_embedding(..., d=10, method="lobpcg-chebyshev")`` took 1,059.5 s on
+2026-11-28 at 22:42-23:00 UTC under load average ~8 (not idle), 33 iterations, largest relative
+residual 7.8e-9 (notebook 44 Sec. 3b uses that rank on its million-node graph).
 """
 
 import argparse
@@ -236,8 +258,8 @@ def run_isolated(fn, args, timeout):
     return status, value
 
 
-def big(n, threads, timeout):
-    """lobpcg-chebyshev once at n nodes: every iteration printed, then the complement probe."""
+def big(n, threads, timeout, d=D):
+    """lobpcg-chebyshev once at n nodes and rank d: every iteration printed, then the complement probe."""
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
     from threadpoolctl import threadpool_limits
 
@@ -253,7 +275,7 @@ def big(n, threads, timeout):
     timer, spent, _ = _phase_timer()
 
     def progress(it, theta, res):
-        rel = float(np.max(res[:D] / theta[:D]))
+        rel = float(np.max(res[:d] / theta[:d]))
         phases = ", ".join(f"{k} {v:.0f}" for k, v in spent.items())
         print(f"  it {it:3d}  {time.perf_counter() - t0:7.1f} s  max rel. residual {rel:.1e}  "
               f"peak {_peak_mb() / 1024:.1f} GiB  (s so far: {phases})")  # fmt: skip
@@ -261,12 +283,12 @@ def big(n, threads, timeout):
             raise TimeoutError(f"stopped after {timeout} s at iteration {it}: residual {rel:.1e}")
 
     with threadpool_limits(limits=threads):
-        w, V, info = spectral._lobpcg_chebyshev(L, D, 0, callback=progress, timer=timer)
+        w, V, info = spectral._lobpcg_chebyshev(L, d, 0, callback=progress, timer=timer)
         t_solve = time.perf_counter() - t0
         (mu, _), t_probe = _timed(spectral.complement_probe, L, V[:, 1:], seed=1)
     lam, V = w[1:], V[:, 1:]
     rel = _rel_residual(L, V, lam)
-    print(f"  n = {g.n_nodes:,}: lobpcg-chebyshev {t_solve:.1f} s ({info['iterations']} iterations), probe "
+    print(f"  n = {g.n_nodes:,}, d = {d}: lobpcg-chebyshev {t_solve:.1f} s ({info['iterations']} iterations), probe "
           f"{t_probe:.1f} s ({mu:.6f} {'>=' if mu >= lam[-1] - 1e-8 else '<'} sigma_d = {lam[-1]:.6f}), "
           f"max rel. residual {rel:.1e}, peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
 
@@ -410,6 +432,7 @@ def main():
     p.add_argument("--big", type=int, default=0)
     p.add_argument("--timeout", type=float, default=900)
     p.add_argument("--big-timeout", type=float, default=600)
+    p.add_argument("--big-d", type=int, default=D, help="--big: eigenpairs (default 100)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--datasets", default="")
     p.add_argument("--profile", type=int, nargs="*", default=[], help="sizes to profile by phase")
@@ -446,7 +469,9 @@ def main():
         print(
             f"\nthe {args.big:,}-node line: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}"
         )
-        status, r = run_isolated(big, (args.big, args.threads, args.big_timeout), args.big_timeout + 600)
+        status, r = run_isolated(
+            big, (args.big, args.threads, args.big_timeout, args.big_d), args.big_timeout + 600
+        )
         if status != "ok":
             print(f"  {status}: {r}")
         print(f"  after: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")

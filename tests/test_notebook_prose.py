@@ -6,10 +6,11 @@
   or as a published constant it prints beside ours. A number typed into prose
   from an earlier run, which no code checks, is what drifts. References
   (``Sec. 3.1``, ``Eq. 8b``, ``Table 2``, a year) are not numbers of this kind.
-  A reading written as Markdown is guarded by a visible
-  ``graphsel_lib.collection.report.check_reading`` cell just before it (every number of the reading as the
-  library renders it from the run, in order); readings of measured times stay rendered from the run
-  (``report.md``), since a time typed into Markdown would be another machine's.
+  A reading is rendered from the run by the library (``md(result.reading_x().render())``, in a cell
+  tagged ``remove-input``, so the book shows the text and not the call); a reading still written as
+  Markdown is guarded by a visible ``graphsel_lib.collection.report.check_reading`` cell just before it
+  (every number of the reading as the library renders it from the run, in order); readings of measured
+  times stay rendered from the run, since a time typed into Markdown would be another machine's.
 * The project's own files never cite internal planning documents ("SPEC"):
   the reader has the repository and the papers, so the rule itself is stated.
 """
@@ -144,3 +145,19 @@ def test_each_checked_reading_quotes_the_numbers_its_check_lists(path):
         assert reading_numbers(cells[k + 1][2]) == listed, (
             f"{path.name} cell {i}: the check and the reading differ"
         )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_each_rendered_reading_shows_only_its_text(path):
+    """A cell that renders a reading (``md(....render())``) is tagged ``remove-input`` and stands alone."""
+    with open(path, encoding="utf-8") as fh:
+        cells = json.load(fh)["cells"]
+    bad = []
+    for i, cell in enumerate(cells):
+        src = "".join(cell.get("source", ""))
+        if cell["cell_type"] == "code" and re.fullmatch(r"md\(.*\.render\(\)\)", src.strip(), re.S):
+            if "remove-input" not in cell.get("metadata", {}).get("tags", []):
+                bad.append(f"cell {i}: not tagged remove-input")
+            if i and "check_reading(" in "".join(cells[i - 1].get("source", "")):
+                bad.append(f"cell {i}: a rendered reading needs no check_reading cell before it")
+    assert not bad, f"{path.name}: " + "; ".join(bad)

@@ -32,6 +32,25 @@ def test_protocol_and_helpers():
         sc.protocol("huge")
 
 
+def test_embedding_cost_writes_residuals_below_the_solvers_floor(figures):
+    """44_embedding_cost: a residual below its solver's RESIDUAL_FLOOR is written as the floor (as committed:
+    dense 3.7e-14, lobpcg-jacobi 4.6e-08, lobpcg-chebyshev 1.4e-08 become < 1e-12, < 1e-07, < 1e-07)."""
+    import pandas as pd
+
+    table = pd.DataFrame({
+        "n": [1000] * 4, "nodes": [999] * 4, "solver": ["dense", "shift-invert", "lobpcg-jacobi", "lobpcg-chebyshev"],
+        "used by the learners": [True, False, False, False], "seconds": [0.27, 0.53, 3.01, 3.51],
+        "peak MiB": [16.8, 4.6, 14.7, 32.3], "max rel. residual": [3.7e-14, 5.5e-14, 4.6e-08, 2.0e-07],
+        "lambda_2": [0.793579] * 4, "sigma_d": [3.692848] * 4, "iterations": [np.nan, np.nan, 21, 16],
+        "check": ["exact", "inertia", "inertia", "inertia"],
+    })  # fmt: skip
+    emb = sc.Embeddings(sc.protocol("smoke"), table, {}, {}, pd.DataFrame())
+    assert emb.residuals == ["< 1e-12", "< 1e-12", "< 1e-07", "2.0e-07"]  # the last one missed its floor
+    emb.write()
+    written = (figures / "44_embedding_cost.csv").read_text().splitlines()
+    assert [line.split(",")[6] for line in written] == ["max rel. residual", *emb.residuals]
+
+
 def test_the_whole_sweep_tiny(figures, monkeypatch):
     monkeypatch.setattr(sc, "protocol", lambda profile="full": TINY)
     gen = sc.generator("smoke", 0)

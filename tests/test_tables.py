@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphsel_lib.collection.tables import read_table, render_markdown, write_table
+from graphsel_lib.collection.tables import below_tolerance, read_table, render_markdown, write_table
 
 
 def _df():
@@ -70,6 +70,24 @@ def test_formats_index_and_per_column(tmp_path):
         .splitlines()[0]
         .startswith("| index |")
     )
+
+
+def test_below_tolerance_writes_each_row_against_its_own_tolerance(tmp_path):
+    """A residual under its row's tolerance is written ``< tol``: last bits below it cannot reach the table."""
+    res = np.array([3.7e-14, 5.5e-14, 4.6e-08, 2.4e-01, np.nextafter(1e-7, 0)])
+    tol = [1e-12, 1e-12, 1e-7, 1e-7, 1e-7]
+    cells = below_tolerance(res, tol, "%.1e")
+    assert cells == ["< 1e-12", "< 1e-12", "< 1e-07", "2.4e-01", "< 1e-07"]
+    assert below_tolerance(res[:4] * (1 + 1e-9), tol[:4], "%.1e") == cells[:4]  # other last bits: same cells
+    df = pd.DataFrame(
+        {"solver": ["dense", "lobpcg"], "max rel. residual": below_tolerance([4e-14, 4.6e-8], [1e-12, 1e-7])}
+    )
+    csv, _ = write_table(df, "r", directory=tmp_path)
+    assert csv.read_text() == "solver,max rel. residual\ndense,< 1e-12\nlobpcg,< 1e-07\n"
+    with pytest.raises(ValueError, match="one tolerance per value"):
+        below_tolerance([1.0, 2.0], [1e-7])
+    with pytest.raises(ValueError, match="give each row its solver's"):
+        below_tolerance([1.0], [float("nan")])
 
 
 def test_unicode_and_newlines_in_markdown():

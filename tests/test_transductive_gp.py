@@ -476,3 +476,32 @@ def test_a_class_without_a_labelled_node_is_said():
         gs.DataWarning, match=r"class\(es\) \[1\] of K = 2 have no labelled node \(every labelled"
     ):
         gs.transductive.transductive_gp(g.adjacency, g.labels, labelled)
+
+
+@pytest.mark.xfail(
+    reason="open: on notebook 43's 6,000-node Epinions ball, noise of 1e-13 in t at every evaluation changes the "
+    "total CG count (62 -> 61): the recurrence residual of the 12-iteration CG of Newton step 9 is not monotone and "
+    "differs by a factor 2 at iteration 11, so the iteration where it crosses the forcing tolerance, and the last "
+    "Newton step's count (21 -> 20), move; a stopping rule on a monotone quantity (the quadratic model's decrease) "
+    "would change every GP count in notebooks 12 and 41-45",
+    strict=False,
+)
+def test_newton_cg_count_does_not_move_with_the_last_bits(monkeypatch):
+    from graphsel_lib.papers.gaertner2005 import scaling_claim as sc
+    from graphsel_lib.transductive import gp as gp_module
+
+    g = gs.load_dataset("epinions", download=False)
+    root = int(np.random.default_rng(0).integers(g.n_nodes))  # as sc.scaling(seed=0)
+    nodes = gs.bfs_ball(g.adjacency, 6_000, root=root)
+    S = g.adjacency[nodes][:, nodes].tocsr()
+    r = np.random.default_rng([0, 6_000])
+    y = sc.voronoi_labels(S, 4, r)
+    lab = sc.stratified(y, 0.01, r)
+    count = transductive_gp(S, y, lab, return_info=True)[1]["cg_iterations"]
+    evaluate, noise = gp_module._Objective.evaluate, np.random.default_rng(3)
+
+    def noisy(self, t, gamma0=None):
+        return evaluate(self, t * (1 + 1e-13 * noise.standard_normal(t.shape)), gamma0)
+
+    monkeypatch.setattr(gp_module._Objective, "evaluate", noisy)
+    assert transductive_gp(S, y, lab, return_info=True)[1]["cg_iterations"] == count

@@ -9,7 +9,9 @@ numbers were computed by the run that rendered it.
 >>> md(f"error {0.1234:.3f}")
 error 0.123
 
-A reading written as Markdown (readable in JupyterLab before anything runs) is
+A paper's reading is data, a :class:`graphsel_lib.course.prose.Reading` (template,
+values, claims), shown with ``md(reading.render())`` in a ``remove-input`` cell.
+A reading still written as Markdown (readable in JupyterLab before anything runs) is
 guarded instead by :func:`check_reading` in a visible cell just before it: the
 library renders the same sentence from this run's tables, and every number of
 it must be the one the Markdown quotes, in the same order.

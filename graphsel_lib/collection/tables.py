@@ -43,6 +43,7 @@ __all__ = [
     "list_tables",
     "read_table",
     "render_markdown",
+    "below_tolerance",
     "rounding_floor",
     "table_path",
     "write_csv",
@@ -91,6 +92,30 @@ def rounding_floor(floor, fmt=DEFAULT_FLOAT_FORMAT):
     """
     base = _formatter(fmt)
     return lambda x: f"< {floor:g}" if abs(x) < floor else base(x)
+
+
+def below_tolerance(values, tolerances, fmt=DEFAULT_FLOAT_FORMAT) -> list[str]:
+    """Each value formatted, or ``"< tol"`` when below its own row's tolerance: :func:`rounding_floor` per row.
+
+    For a residual column whose rows come from solvers with different
+    tolerances (a direct solver exact to rounding, an iterative one stopped
+    at its tolerance): below that tolerance the value says only "converged",
+    and its digits depend on the machine.
+
+    >>> below_tolerance([3.7e-14, 4.6e-08, 2.4e-01], [1e-12, 1e-07, 1e-07], "%.1e")
+    ['< 1e-12', '< 1e-07', '2.4e-01']
+    """
+    values, tolerances = list(values), list(tolerances)
+    if len(values) != len(tolerances):
+        raise ValueError(
+            f"one tolerance per value: got {len(values)} values and {len(tolerances)} tolerances"
+        )
+    bad = [t for t in tolerances if not (isinstance(t, (int, float)) and 0 < t < float("inf"))]
+    if bad:
+        raise ValueError(
+            f"tolerances must be positive finite numbers, got {bad[0]!r}: give each row its solver's"
+        )
+    return [rounding_floor(t, fmt)(v) for v, t in zip(values, tolerances, strict=True)]
 
 
 def format_table(

@@ -8,7 +8,8 @@ method on the same graphs (notebook 45, chapter 13). ``checks`` keeps a chapter'
 checks apart (identities, claims for every run, numbers quoted from the default run); ``quiz``
 renders the self-check quiz that closes each chapter and checks its numeric answers against the
 library; ``exercises`` says whether an exercise stub has been answered. The algorithm packages
-and the theory never import this package.
+and the theory never import this package. ``prose`` holds
+:class:`~graphsel_lib.course.prose.Reading` and the one renderer of the papers' readings.
 """
 
 from .checks import ChapterChecks, ClaimFailed

@@ -117,8 +117,8 @@ def compare_bandwidth_learners(X, y, *, n_labelled, n_splits, seed, maxiter, shr
     On each labelled set (:func:`draw_labelled_set` with the generator
     ``default_rng(seed + 1000 + split)``): HEM at the start ``sigma0`` of
     :func:`mst_bandwidth`, :func:`minent`, pure :func:`loohl` and
-    :func:`loohl` with the ``shrink`` prior, each searched by L-BFGS-B for at
-    most ``maxiter`` iterations. For each learned graph: the error of the
+    :func:`loohl` with the ``shrink`` prior, each searched (projected L-BFGS with
+    a margin against rounding) for at most ``maxiter`` iterations. For each learned graph: the error of the
     harmonic scores (smoothing ``eps``) on the unlabelled nodes, the share of
     stranded unlabelled nodes (:func:`reach_probability` below 1/2), the
     smallest reach, the LOO loss (:func:`loo_objective`, zhang2006 Eq. 5) and
@@ -166,9 +166,8 @@ def summarise_bandwidth_learners(runs):
 
     Errors and stranded shares are counts over the unlabelled nodes (4
     decimals); the smallest reach is rounded to 2 decimals, the LOO loss and the
-    spread are **medians** over the labelled sets at 2 and 1 decimals, because
-    where L-BFGS-B stops in these ill-posed searches depends on the last bits of
-    floating-point sums (notebook 11 checks the table against a one-thread run).
+    spread are **medians** over the labelled sets at 2 and 1 decimals: these
+    searches are ill-posed (notebook 11 checks the table against a one-thread run).
     """
     import pandas as pd
 

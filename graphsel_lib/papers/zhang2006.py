@@ -81,7 +81,7 @@ class Protocol:
     pairs: tuple  #: digit pairs (a, b); class 1 is b
     n_labels: tuple  #: labelled images per split (half of each digit)
     n_splits: int  #: seeded splits per (pair, labels)
-    maxiter: int  #: L-BFGS-B iterations of MinEnt and LOOHL
+    maxiter: int  #: search iterations of MinEnt and LOOHL
     c_grid: tuple = (0.25, 0.5, 1.0, 2.0, 4.0)  #: HEM CV: bandwidth c * sigma0
     shrink: float = HEADLINE.shrink  #: LOOHL's prior on log sigma
 
@@ -248,7 +248,7 @@ class ErrorVsLabels:
             "leave-one-out loss is driven to zero by degenerate bandwidths that cut unlabelled images off from every "
             "label (notebook 11).",
             f"* **Mean error over the {n_cells} cells:** "
-            + ", ".join(f"{m} {v:.2f}" if m == "LOOHL (pure)" else f"{m} {v:.4f}" for m, v in order.items())
+            + ", ".join(f"{m} {v:.4f}" for m, v in order.items())
             + f". Regularised LOOHL is below HEM σ₀ in {int((d < 0).sum())} cells, above it in {int((d > 0).sum())}, "
             f"equal in {int((d == 0).sum())}; in {int(clear.sum())} of the {n_cells} cells the difference exceeds the "
             "larger of the two standard deviations over the splits"

@@ -81,9 +81,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg as sla
-import scipy.optimize as so
 from scipy.sparse import csgraph
 from scipy.spatial.distance import cdist
+from threadpoolctl import threadpool_limits
 
 from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
 from ._common import check_every_class_labelled, check_labelled, check_targets, one_hot
@@ -113,7 +113,7 @@ LOSSES = {
     "log": (lambda x: -np.log(x), lambda x: -1.0 / x),
 }
 
-#: Half-width, in log units, of the box L-BFGS-B searches around ``log sigma0``.
+#: Half-width, in log units, of the box the search (:func:`_descend`) keeps around ``log sigma0``.
 LOG_SIGMA_RANGE = 7.0
 
 
@@ -388,7 +388,7 @@ class BandwidthFit:
     objective, objective0 : float
         Objective (including the ``shrink`` term) at ``sigma`` and at ``sigma0``.
     n_iter, n_evaluations : int
-        L-BFGS-B iterations and objective evaluations.
+        Iterations of the search (:func:`_descend`) and objective evaluations.
     success : bool
     message : str
     """
@@ -404,6 +404,69 @@ class BandwidthFit:
     message: str
 
 
+#: A step must lower the objective by this fraction of its value to count (far above the ~1e-11 by which
+#: BLAS kernels and thread counts move it): near a flat optimum no comparison is left to rounding.
+RTOL_DECREASE = 1e-8
+#: Pairs ``(s, y)`` the quasi-Newton direction remembers (as L-BFGS-B's default).
+MEMORY = 10
+
+
+def _two_loop(g, pairs):
+    """L-BFGS direction ``-H g`` from the remembered pairs (Nocedal and Wright, Algorithm 7.4)."""
+    q, alphas = g.copy(), []
+    for s, y in reversed(pairs):
+        a = float(s @ q) / float(s @ y)
+        alphas.append(a)
+        q -= a * y
+    if pairs:
+        s, y = pairs[-1]
+        q *= float(s @ y) / float(y @ y)
+    for (s, y), a in zip(pairs, reversed(alphas), strict=True):
+        q += (a - float(y @ q) / float(s @ y)) * s
+    return -q
+
+
+def _descend(fun, x0, lo, hi, maxiter, gtol):
+    """Projected L-BFGS in a box whose every decision has a margin against rounding.
+
+    A step is accepted only if it lowers ``f`` by ``1e-4 * |g . step|`` (Armijo) plus
+    :data:`RTOL_DECREASE` ``* |f|``; halving the step 20 times without that is convergence
+    ("no relative decrease"). So near the optimum, where successive values differ by rounding,
+    every comparison rejects, on any machine; L-BFGS-B compares such values at the last bits and
+    its path, hence the learned graph, moved with the BLAS thread count (notebook 40). Stops also
+    when the projected gradient is at most ``gtol`` or after ``maxiter`` steps. Returns
+    ``(x, f, n_iter, n_evaluations, success, message)``.
+    """
+    x = x0.copy()
+    f, g = fun(x)
+    nfev, pairs = 1, []
+    for it in range(maxiter):
+        free = ~(((x <= lo) & (g > 0)) | ((x >= hi) & (g < 0)))  # bound variables pushed outwards stay
+        pg = np.where(free, g, 0.0)
+        if np.max(np.abs(pg)) <= gtol:
+            return x, f, it, nfev, True, "projected gradient below tol"
+        d = np.where(free, _two_loop(pg, pairs), 0.0)
+        if not pg @ d < 0:  # not a descent direction: steepest descent, memory cleared
+            d, pairs = -pg, []
+        if not pairs:  # no curvature yet: at most one log unit per coordinate
+            d = d / max(1.0, float(np.max(np.abs(d))))
+        step = 1.0
+        for _ in range(21):
+            x_new = np.clip(x + step * d, lo, hi)
+            f_new, g_new = fun(x_new)
+            nfev += 1
+            if f_new <= f + 1e-4 * float(g @ (x_new - x)) - RTOL_DECREASE * abs(f):
+                break
+            step *= 0.5
+        else:
+            return x, f, it, nfev, True, f"no relative decrease above {RTOL_DECREASE:g}"
+        s, y = x_new - x, g_new - g
+        if s @ y > 1e-10 * np.linalg.norm(s) * np.linalg.norm(y):  # positive curvature: remember the pair
+            pairs = [*pairs, (s, y)][-MEMORY:]
+        x, f, g = x_new, f_new, g_new
+    return x, f, maxiter, nfev, False, f"iteration cap maxiter={maxiter} reached"
+
+
 def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
     m = np.shape(X)[1]
     s0 = _check_sigma(mst_bandwidth(X, y, labelled) if sigma0 is None else sigma0, m)
@@ -414,21 +477,23 @@ def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
         value, grad = objective(np.exp(theta))
         return value + shrink * np.sum((theta - theta0) ** 2), grad + 2.0 * shrink * (theta - theta0)
 
-    bounds = [(t - LOG_SIGMA_RANGE, t + LOG_SIGMA_RANGE) for t in theta0]
-    f0 = fun(theta0)[0]
-    res = so.minimize(
-        fun, theta0, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": maxiter, "gtol": tol}
-    )
+    # one BLAS thread: the same sums in the same order whatever the caller's thread count (a long search over a
+    # flat valley, e.g. MinEnt run to its cap, amplifies even margin-proof differences of 1e-11 continuously)
+    with threadpool_limits(limits=1, user_api="blas"):
+        f0 = fun(theta0)[0]
+        x, f, nit, nfev, success, message = _descend(
+            fun, theta0, theta0 - LOG_SIGMA_RANGE, theta0 + LOG_SIGMA_RANGE, maxiter, tol
+        )
     return BandwidthFit(
         method=method,
-        sigma=np.exp(res.x),
+        sigma=np.exp(x),
         sigma0=s0,
-        objective=float(res.fun),
+        objective=float(f),
         objective0=float(f0),
-        n_iter=int(res.nit),
-        n_evaluations=int(res.nfev),
-        success=bool(res.success),
-        message=str(res.message),
+        n_iter=nit,
+        n_evaluations=nfev,
+        success=success,
+        message=message,
     )
 
 
@@ -451,9 +516,10 @@ def loohl(
 ) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
     """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
 
-    Minimises :func:`loo_objective` over ``log sigma`` with L-BFGS-B, started
-    deterministically at ``sigma0``, then returns the harmonic scores on the
-    learned graph.
+    Minimises :func:`loo_objective` over ``log sigma`` by projected L-BFGS
+    (:func:`_descend`: no decision left to the last bits; evaluated on one BLAS
+    thread, so the caller's thread count does not matter), started at
+    ``sigma0``, then returns the harmonic scores on the learned graph.
 
     Parameters
     ----------
@@ -476,7 +542,7 @@ def loohl(
         regulariser we offer against degenerate graphs.
     cmn : bool, default False
         Class mass normalisation of the returned scores.
-    maxiter, tol : L-BFGS-B iteration cap and projected-gradient tolerance.
+    maxiter, tol : iteration cap and projected-gradient tolerance of the search.
     return_info : bool, default False
         Also return the fit.
 

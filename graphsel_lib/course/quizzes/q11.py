@@ -131,7 +131,7 @@ QUIZ = Quiz(
                 r" (stranded) never enter it",
                 r"Its gradient is wrong for 64 bandwidths",
                 r"It measures the entropy, which is low on a degenerate graph",
-                r"L-BFGS-B cannot minimise it",
+                r"The quasi-Newton search cannot minimise it",
             ),
             0,
             r"$Q_{\rm LOO} = \sum_{t\in V_L}\ell(f^t_t)$ depends on the unlabelled nodes only as stepping stones;"

@@ -17,6 +17,7 @@ from graphsel_lib.papers.common import STAND_IN
 from .budget import (  # noqa: F401
     at_budget,
     at_budget_verdicts,
+    reading_at_budget,
 )
 from .figure1 import (  # noqa: F401
     Fig1,
@@ -114,6 +115,7 @@ __all__ = [
     "features",
     "at_budget",
     "at_budget_verdicts",
+    "reading_at_budget",
     "fig1",
     "fig2",
     "fig3",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
 import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
@@ -15,8 +17,9 @@ from graphsel_lib.papers.common import (
 )
 
 from .paper_numbers import OURS_NAME, PAPER_NAME, PUBLISHED, TOL, published
-from .protocols import features, make_ovr, protocol, tuned_mu
+from .protocols import KAPPA, features, make_ovr, protocol, tuned_mu
 from .table_2 import Table2
+from .texts import reading
 
 
 def at_budget(
@@ -64,3 +67,39 @@ def at_budget_verdicts(at: pd.DataFrame, res: Table2) -> pd.DataFrame:
     own = [res.target(OURS_NAME[d], m).binary_n_queried_mean / pub.loc[(d, m), "queried"] for d, m in keys]
     return judge_at_budget(at, [TOL[OURS_NAME[d]] for d, _ in keys], [pub.loc[k, "error_std"] for k in keys],
                            own)  # fmt: skip
+
+
+def reading_at_budget(at: pd.DataFrame, res: Table2) -> Reading:
+    """Notebook 20 Sec. 7: SSLGC at the published budget (``at_budget_verdicts``' table) against Table 2's runs."""
+    moved = at[at.role.str.startswith("headline")]
+    stay = at[~at.role.str.startswith("headline")]
+    gaps = (at.ours - at.published).abs()
+
+    def moved_reading(r):
+        head, tol = res.target(OURS_NAME[r.dataset], "SSLGC"), TOL[OURS_NAME[r.dataset]]
+        extra = head.binary_n_queried_mean / r["published #queried"] - 1
+        claims = dict(more=bool(extra > 0), within_tol=bool(abs(r.ours - r.published) <= tol),
+                      close=r.verdict == "close")  # fmt: skip
+        return reading("table2.at_budget.moved", claims, dataset=r.dataset, cost=r.ours - head.error_mean,
+                       kappa=KAPPA, tuned_count=head.binary_n_queried_mean, tuned_error=head.error_mean,
+                       extra=100 * abs(extra), verdict=r.verdict, tol=tol)  # fmt: skip
+
+    claims = dict(several=len(at) > 1, all_reached=bool(at.hit.all()), some_moved=bool(len(moved)), some_stay=bool(len(stay)),
+                  stay_reproduced=bool((stay.verdict == "reproduced").all()))  # fmt: skip
+    return reading(
+        "table2.at_budget",
+        claims,
+        bound=np.ceil(gaps.max() * 1000) / 1000,
+        n=len(at),
+        missed=at.dataset[~at.hit].tolist(),
+        graphs=[
+            reading("table2.at_budget.graph", ours=r.ours, dataset=r.dataset, published=r.published)
+            for _, r in at.iterrows()
+        ],  # fmt: skip
+        kappas=at.kappa.tolist(),
+        counts=at["#queried"].tolist(),
+        published_counts=at["published #queried"].tolist(),
+        moved=[moved_reading(r) for _, r in moved.iterrows()],
+        stay=stay.dataset.tolist(),
+        stay_verdicts=stay.verdict.tolist(),
+    )

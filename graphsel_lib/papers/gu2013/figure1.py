@@ -13,10 +13,12 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import N_JOBS
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
 from .protocols import Protocol, make_ovr, protocol, tuned_mu
+from .texts import reading
 
 
 @dataclass
@@ -85,7 +87,7 @@ class Fig1:
             falls and bool(self.ttests["a better (95%)"].all()) and bool((slowest.loc[big] == "SSLGC").all())
         )
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
         """The reading under the figure: the error along d, the tests, Table 2 at d = 100, the times."""
         ranks, err, tim, tests, summary = (
             list(self.protocol.ranks),
@@ -99,73 +101,62 @@ class Fig1:
         falls = {m: bool(np.all(np.diff(err[m].to_numpy()) < 0)) for m in METHODS}
         drop_early = err.loc[lo] - err.loc[mid]
         drop_late = err.loc[mid] - err.loc[hi]
-        n_better, n_tests = int(tests["a better (95%)"].sum()), len(tests)
         e_min, e_max = summary.binary_error_rate_mean.min(), summary.binary_error_rate_mean.max()
-        in_axis = FIG1_AXES["error rate"][0] <= e_min and e_max <= FIG1_AXES["error rate"][1]
+        axis_lo, axis_hi = FIG1_AXES["error rate"]
         growth = tim.loc[hi] / tim.loc[lo]
         n_down = int((np.diff(tim.to_numpy(), axis=0) < 0).sum())
-        n_steps = (len(ranks) - 1) * len(METHODS)
         slowest = tim.idxmax(axis=1)
-        text = (
-            "**Reading.** "
-            + (
-                "The error falls at every step of $d$ for all three learners"
-                if all(falls.values())
-                else "The error does not fall at every step of $d$ for "
-                + ", ".join(m for m, f in falls.items() if not f)
-            )
-            + f": from $d$ = {lo} to {mid} by {drop_early.min():.4f} to {drop_early.max():.4f}"
-            + (
-                f", from {mid} to {hi} by only {drop_late.min():.4f} to {drop_late.max():.4f}"
-                if mid != hi
-                else ""
-            )
-            + ". OLLGC and SSLGC err significantly less than "
-            f"GPA in {n_better} of {n_tests} paired tests ({len(ranks)} ranks × 2). Our errors span "
-            f"{e_min:.4f} to {e_max:.4f}, "
-            + ("inside" if in_axis else "not inside")
-            + f" the published axis ({FIG1_AXES['error rate'][0]} to {FIG1_AXES['error rate'][1]})"
+        not_slowest = slowest != "SSLGC"
+        paper = {m: published("Cora", m)[2] for m in METHODS}
+        d100 = self.d100
+        claims = dict(
+            error_falls_with_d=all(falls.values()),
+            has_late=mid != hi,
+            errors_in_published_axis=bool(axis_lo <= e_min and e_max <= axis_hi),
+            has_d100=d100 is not None,
+            sslgc_slowest_at_every_d=bool(not not_slowest.any()),
+            time_falls_somewhere=bool(n_down),
         )
-        if self.d100 is not None:
-            d100, tol = self.d100, TOL["cora"]
-            text += (
-                "; at $d$ = 100 the differences to Table 2 are "
-                + ", ".join(f"{r.method} {r.difference:+.4f}" for r in d100.itertuples())
-                + f" ({int((d100.difference.abs() <= tol).sum())} of {len(d100)} within ±{tol})"
+        if d100 is not None:
+            d100_values = dict(
+                d100=[
+                    reading("fig1.d100", method=r.method, difference=r.difference) for r in d100.itertuples()
+                ],
+                d100_within=int((d100.difference.abs() <= TOL["cora"]).sum()),
+                d100_n=len(d100),
+                tol=TOL["cora"],
             )
-        text += ".\n\n"
-        text += (
-            "The times differ in shape from the paper's. From $d$ = "
-            f"{lo} to {hi} the time of a pass is multiplied by "
-            + ", ".join(f"{growth[m]:.3g} for {m}" for m in METHODS)
-            + "; SSLGC is the slowest learner at "
-            + (
-                "every $d$"
-                if (slowest == "SSLGC").all()
-                else f"{int((slowest == 'SSLGC').sum())} of {len(ranks)} ranks (not at $d$ = "
-                + ", ".join(str(d) for d in slowest.index[slowest != "SSLGC"])
-                + f", where a pass of any learner takes at most {1000 * tim.loc[slowest != 'SSLGC'].max().max():.0f} ms)"
-            )
-            + ". Here a GPA or OLLGC round costs $O(Kd)$ for the $K$ scores, plus $O(Kd^2)$ only on the rounds "
-            "where a learner updates; SSLGC must compute $r_t = m_t^\\top A_k^{-1} m_t$ for all $K$ learners on "
-            "*every* round, $O(Kd^2)$ per round. "
+        else:
+            d100_values = {}
+        return reading(
+            "fig1",
+            claims,
+            not_falling=[m for m, f in falls.items() if not f],
+            lo=lo,
+            mid=mid,
+            hi=hi,
+            drop_early_min=drop_early.min(),
+            drop_early_max=drop_early.max(),
+            drop_late_min=drop_late.min(),
+            drop_late_max=drop_late.max(),
+            n_better=int(tests["a better (95%)"].sum()),
+            n_tests=len(tests),
+            n_ranks=len(ranks),
+            e_min=e_min,
+            e_max=e_max,
+            axis_lo=axis_lo,
+            axis_hi=axis_hi,
+            growth=[reading("fig1.growth", growth=growth[m], method=m) for m in METHODS],
+            n_slowest=int((~not_slowest).sum()),
+            not_slowest=[str(d) for d in slowest.index[not_slowest]],
+            max_ms=1000 * tim.loc[not_slowest].max().max() if not_slowest.any() else float("nan"),
+            paper_sslgc=paper["SSLGC"],
+            paper_ollgc=paper["OLLGC"],
+            paper_ollgc_gpa=paper["OLLGC"] / paper["GPA"],
+            n_down=n_down,
+            n_steps=(len(ranks) - 1) * len(METHODS),
+            **d100_values,
         )
-        p = {m: published("Cora", m) for m in METHODS}
-        text += (
-            f"In the paper's Table 2 (Cora, $d$ = 100) SSLGC takes {p['SSLGC'][2]:.4f} s against OLLGC's "
-            f"{p['OLLGC'][2]:.4f} s (it updates less often), and OLLGC costs {p['OLLGC'][2] / p['GPA'][2]:.1f} times "
-            "its GPA already, which suggests that the paper's OLLGC also does $O(d^2)$ work on every round; the "
-            "paper does not describe its implementation, so we cannot say more. Our times were measured with two "
-            "passes at once on a shared machine (load average printed above), so their spread mostly measures "
-            "the other jobs"
-            + (
-                f": in this run the mean time even falls from one rank to the next in {n_down} of {n_steps} steps"
-                if n_down
-                else ""
-            )
-            + "."
-        )
-        return text
 
 
 def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:

@@ -13,15 +13,13 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.online import run
-from graphsel_lib.papers.common import (
-    N_JOBS,
-    STAND_IN,
-    span,
-)
+from graphsel_lib.papers.common import N_JOBS, STAND_IN
 
 from .paper_numbers import FIG2_ERROR_AXES, METHODS, PAPER_NAME, TOL, published
 from .protocols import Protocol, features, make_ovr, protocol, tuned_mu
+from .texts import reading
 
 #: The datasets of Fig. 2 in the paper's order of Table 2's end points: (paper's name, ours).
 _FIG2_PAPER = (("PubMed", "pubmed"), ("IMDB", STAND_IN))
@@ -88,101 +86,119 @@ class Fig2:
             out[name] = {"from round": t0, "axis low": lo - pad, "axis high": hi + pad, "peak before": peak}
         return out
 
-    def reading_endpoints(self) -> str:
+    def reading_endpoints(self) -> Reading:
+        """Table 2's PubMed end points against the curves' ends, and SSLGC's end count of queries."""
         ep = (
             self.endpoints.dropna(subset=["difference"])
             if "difference" in self.endpoints
             else self.endpoints.iloc[:0]
         )
         if not len(ep):
-            return "No published end point is run in this profile (PubMed is not in it)."
+            return reading("fig2.endpoints", dict(pubmed_run=False))
         s, tol = ep[ep.method == "SSLGC"].iloc[0], TOL["pubmed"]
-        return (
-            "On PubMed the end points differ from Table 2 by "
-            + ", ".join(f"{r.method} {r.difference:+.4f}" for r in ep.itertuples())
-            + f" ({int((ep.difference.abs() <= tol).sum())} of {len(ep)} within ±{tol}); SSLGC's end count of "
-            f"queries is {s['#queried (ours, mean/learner)']:.0f} per learner against the paper's "
-            f"{s['#queried (paper)']:.0f} ({s['#queried (ours, mean/learner)'] / s['#queried (paper)'] - 1:+.1%})."
+        q_ours, q_paper = s["#queried (ours, mean/learner)"], s["#queried (paper)"]
+        return reading(
+            "fig2.endpoints",
+            dict(pubmed_run=True),
+            diffs=[
+                reading("fig2.endpoints.diff", method=r.method, difference=r.difference)
+                for r in ep.itertuples()
+            ],
+            n_within=int((ep.difference.abs() <= tol).sum()),
+            n=len(ep),
+            tol=tol,
+            q_ours=q_ours,
+            q_paper=q_paper,
+            q_rel=q_ours / q_paper - 1,
         )
 
-    def reading_axes(self) -> str:
-        return (
-            "Error axes: "
-            + "; ".join(
-                f"{n} {a['axis low']:.3f} to {a['axis high']:.3f}, which holds every curve from round "
-                f"{a['from round']:.0f} ({self.FROM:.0%} of the rounds) on; before that the cumulative error reaches "
-                f"{a['peak before']:.2f} and is cut off"
-                for n, a in self.error_axes.items()
-            )
-            + ". The paper's error axes: "
-            + ", ".join(f"{k} {lo} to {hi}" for k, (lo, hi) in FIG2_ERROR_AXES.items())
-            + "."
-        )
-
-    def reading(self) -> str:
-        """The reading of the curves: the error falls, who stays below GPA, SSLGC's query rate, the times."""
-        parts, halves, time_ratio, names = [], [], {}, list(self.graphs)
-        for name in names:
-            c = {m: self.curves[name, m] for m in METHODS}
-            T = len(c["GPA"]["time"])
-            tenth = T // 10
-            e = {m: c[m]["binary error"] for m in METHODS}
-            fall = [e[m][tenth - 1] - e[m][-1] for m in METHODS]
-            below = {m: _first_round_below_for_good(e[m], e["GPA"]) for m in ("OLLGC", "SSLGC")}
-            q = c["SSLGC"]["queried (mean/learner)"]
-            q_first, q_last = q[tenth - 1] / tenth, (q[-1] - q[-tenth - 1]) / tenth
-            s_vs_o = e["SSLGC"][-1] - e["OLLGC"][-1]
-            parts.append(
-                f"On {name} the cumulative error falls by {span(min(fall), max(fall), '.4f')} between round {tenth} "
-                "(a tenth of the rounds) and the end; "
-                + "; ".join(
-                    f"{m} stays below GPA from round {r} on"
-                    + (f" ({r / T:.0%} of the rounds)" if r / T >= 0.01 else "")
-                    if r is not None
-                    else f"{m} ends {'level with' if abs(e[m][-1] - e['GPA'][-1]) < 5e-4 else 'above'} GPA "
-                    f"({e[m][-1] - e['GPA'][-1]:+.4f})"
-                    for m, r in below.items()
+    def reading_axes(self) -> Reading:
+        """The error axes of the figure (every curve from ``FROM`` of the rounds on) and the paper's."""
+        return reading(
+            "fig2.axes",
+            axes=[
+                reading(
+                    "fig2.axes.ours",
+                    dataset=n,
+                    lo=a["axis low"],
+                    hi=a["axis high"],
+                    from_round=a["from round"],
+                    share=self.FROM,
+                    peak=a["peak before"],
                 )
-                + f". SSLGC asks for {q_first:.0%} of the labels in the first tenth of the rounds and {q_last:.0%} "
-                f"in the last tenth (mean per learner), and ends {abs(s_vs_o):.4f} "
-                + ("below" if s_vs_o < 0 else "above")
-                + " OLLGC's error."
+                for n, a in self.error_axes.items()
+            ],  # fmt: skip
+            paper_axes=[
+                reading("fig2.axes.paper", name=k, lo=lo, hi=hi) for k, (lo, hi) in FIG2_ERROR_AXES.items()
+            ],
+        )
+
+    def _graph_reading(self, name) -> Reading:
+        """One graph's curves: how far the error falls, who stays below GPA, SSLGC's query rate."""
+        c = {m: self.curves[name, m] for m in METHODS}
+        T = len(c["GPA"]["time"])
+        tenth = T // 10
+        e = {m: c[m]["binary error"] for m in METHODS}
+        fall = [e[m][tenth - 1] - e[m][-1] for m in METHODS]
+        q = c["SSLGC"]["queried (mean/learner)"]
+        s_vs_o = e["SSLGC"][-1] - e["OLLGC"][-1]
+        below = []
+        for m in ("OLLGC", "SSLGC"):
+            r, diff = _first_round_below_for_good(e[m], e["GPA"]), e[m][-1] - e["GPA"][-1]
+            claims = dict(
+                stays_below=r is not None, visible=r is not None and r / T >= 0.01, level=abs(diff) < 5e-4
             )
-            halves += [c[m]["time"][T // 2 - 1] / c[m]["time"][-1] for m in METHODS]
-            time_ratio[name] = c["SSLGC"]["time"][-1] / c["OLLGC"]["time"][-1]
+            below.append(
+                reading("fig2.graph.below", claims, method=m, round=r, share=(r or 0) / T, diff=diff)
+            )
+        return reading(
+            "fig2.graph",
+            dict(sslgc_below=bool(s_vs_o < 0)),
+            dataset=name,
+            fall=Span(min(fall), max(fall)),
+            tenth=tenth,
+            below=below,
+            q_first=q[tenth - 1] / tenth,
+            q_last=(q[-1] - q[-tenth - 1]) / tenth,
+            gap=abs(s_vs_o),
+        )
+
+    def reading(self) -> Reading:
+        """The reading of the curves: the error falls, who stays below GPA, SSLGC's query rate, the times."""
+        names = list(self.graphs)
+        halves = [
+            self.curves[n, m]["time"][len(self.curves[n, m]["time"]) // 2 - 1] / self.curves[n, m]["time"][-1]
+            for n in names
+            for m in METHODS
+        ]
+        time_ratio = {
+            n: self.curves[n, "SSLGC"]["time"][-1] / self.curves[n, "OLLGC"]["time"][-1] for n in names
+        }
         paper_ratio = {k: published(k, "SSLGC")[2] / published(k, "OLLGC")[2] for k, _ in _FIG2_PAPER}
-        straight = all(0.4 <= h <= 0.6 for h in halves)
-        pubmed_note = ""
+        claims = dict(
+            pubmed_run="pubmed" in names,
+            time_curves_straight=all(0.4 <= h <= 0.6 for h in halves),
+            sslgc_slower_everywhere=all(r > 1 for r in time_ratio.values()),
+        )
+        values = {}
         if "pubmed" in names:
             s_o = (
                 self.curves["pubmed", "SSLGC"]["binary error"][-1]
                 - self.curves["pubmed", "OLLGC"]["binary error"][-1]
             )
             p_o = published("PubMed", "SSLGC")[0] - published("PubMed", "OLLGC")[0]
-            pubmed_note = (
-                f" On PubMed SSLGC ends {'below' if s_o < 0 else 'above'} OLLGC, "
-                + ("as in the paper" if (s_o < 0) == (p_o < 0) else "unlike the paper")
-                + f" ({p_o:+.4f} there)."
+            claims |= dict(
+                sslgc_below_ollgc_on_pubmed=bool(s_o < 0), as_in_paper=bool((s_o < 0) == (p_o < 0))
             )
-        return (
-            "**Reading.** "
-            + " ".join(parts)
-            + pubmed_note
-            + "\n\nThe time curves are "
-            + ("close to straight lines" if straight else "not straight lines")
-            + f": at half the rounds they have used {span(min(halves), max(halves), '.2f')} of the final time (0.5 "
-            "for a straight line, i.e. every round costs about the same). They do not show the paper's ordering: "
-            "its SSLGC takes "
-            + " and ".join(f"{r:.2f} of its OLLGC's time on {k}" for k, r in paper_ratio.items())
-            + ", ours "
-            + " and ".join(f"{r:.2f} times our OLLGC's on {k}" for k, r in time_ratio.items())
-            + (
-                ". Here SSLGC's query rule costs $O(Kd^2)$ on every round (notebook 21), more than it saves by "
-                "updating less"
-                if all(r > 1 for r in time_ratio.values())
-                else ""
-            )
-            + ". The absolute times depend on the load of the shared machine at the time of the run (printed above)."
+            values["paper_diff"] = p_o
+        return reading(
+            "fig2",
+            claims,
+            graphs=[self._graph_reading(n) for n in names],
+            halves=Span(min(halves), max(halves)),
+            paper_ratio=[reading("fig2.paper_ratio", ratio=r, dataset=k) for k, r in paper_ratio.items()],
+            time_ratio=[reading("fig2.our_ratio", ratio=r, dataset=k) for k, r in time_ratio.items()],
+            **values,
         )
 
 

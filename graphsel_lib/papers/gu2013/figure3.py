@@ -13,15 +13,13 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.online import SSLGC, OneVsRest, run
-from graphsel_lib.papers.common import (
-    N_JOBS,
-    STAND_IN,
-    span,
-)
+from graphsel_lib.papers.common import N_JOBS, STAND_IN
 
 from .paper_numbers import FIG3_AXES, PAPER_NAME
 from .protocols import Protocol, _make_random, features, make_ovr, protocol, tuned_mu
+from .texts import reading
 
 
 def check_query_rule(profile: str = "full", seed: int = 0, kappa: float = 0.5) -> str:
@@ -74,94 +72,68 @@ class Fig3:
             ["dataset", "kappa", "p = SSLGC ratio", "SSLGC error", "Random error", "p-value"]
         ]
 
-    def reading(self) -> str:
+    def _graph_reading(self, name, df) -> Reading:
+        """One graph: where SSLGC beats random sampling, the gap at the largest ratio, its best ratio."""
+        gain = -df["SSLGC - Random"]  # > 0: SSLGC errs less
+        better = df[df["SSLGC better (95%)"]]
+        worse = df[(df["p-value"] < 0.05) & (df["SSLGC - Random"] > 0)]
+        tie = df[df["p-value"] >= 0.05]
+        best, last = df.loc[df["SSLGC error"].idxmin()], df.iloc[-1]
+        overshoot = last["SSLGC error"] - best["SSLGC error"] > 2 * best["SSLGC std"] / np.sqrt(
+            self.protocol.n_orders
+        )
+        claims = dict(
+            better_at_every_kappa=len(better) == len(df),
+            better_somewhere=bool(len(better)),
+            worse_somewhere=bool(len(worse)),
+            tie_somewhere=bool(len(tie)),
+            saturated=bool(last["p = SSLGC ratio"] >= 0.98),
+            more_queries_hurt=bool(best.kappa != last.kappa and overshoot),
+            imbalance_note=name == "pubmed",
+        )
+        worse_items = [
+            reading("fig3.graph.worse", kappa=r.kappa, ratio=r["p = SSLGC ratio"], gap=r["SSLGC - Random"])
+            for _, r in worse.iterrows()
+        ]
+        return reading("fig3.graph", claims, dataset=name, gain=Span(gain.min(), gain.max()),
+                       gain_median=gain.median(), n_better=len(better), n=len(df), better=better.kappa.tolist(),
+                       worse=worse_items, tie=tie.kappa.tolist(), last_ratio=last["p = SSLGC ratio"],
+                       last_gap=last["SSLGC - Random"], best_error=best["SSLGC error"],
+                       best_ratio=best["p = SSLGC ratio"], best_kappa=best.kappa,
+                       last_error=last["SSLGC error"])  # fmt: skip
+
+    def _shape_reading(self, name, df) -> Reading:
+        """One graph: from which kappa the query ratio saturates, and its smallest ratio against the paper's axis."""
+        sat = df[df["p = SSLGC ratio"] >= 0.98]
+        paper = FIG3_AXES.get(PAPER_NAME.get(name, ""), {}) if name != STAND_IN else {}
+        ratio_min = df["p = SSLGC ratio"].min()
+        claims = dict(
+            saturates=bool(len(sat)), below_paper_axis=bool(paper) and ratio_min < paper["ratio"][0]
+        )
+        return reading("fig3.shape", claims, dataset=name, saturates_from=sat.kappa.min(), ratio_min=ratio_min,
+                       axis_start=paper["ratio"][0] if paper else None)  # fmt: skip
+
+    def reading(self) -> Reading:
         """The reading: per dataset where SSLGC wins, the gap at the largest ratio, the shape of the ratios."""
-        n_orders = self.protocol.n_orders
-
-        def kappas(df):
-            return ", ".join(f"{k:g}" for k in df.kappa)
-
-        parts, holds, fails, shape, n_saturated = [], [], [], [], []
-        for name, df in self.table.groupby("dataset", sort=False):
-            gain = -df["SSLGC - Random"]  # > 0: SSLGC errs less
-            better = df[df["SSLGC better (95%)"]]
-            worse = df[(df["p-value"] < 0.05) & (df["SSLGC - Random"] > 0)]
-            tie = df[df["p-value"] >= 0.05]
-            if len(better) == len(df):
-                holds.append(name)
-                text = (
-                    f"On {name} SSLGC errs significantly less than random sampling at every $\\kappa$, by "
-                    f"{span(gain.min(), gain.max(), '.4f')} (median {gain.median():.4f})"
-                )
-            else:
-                fails.append(name)
-                text = f"On {name} SSLGC errs significantly less at {len(better)} of {len(df)} values of $\\kappa$"
-                if len(better):
-                    text += f" ($\\kappa$ = {kappas(better)})"
-                if len(worse):
-                    text += ", significantly more at " + ", ".join(
-                        f"$\\kappa$ = {r.kappa:g} (ratio {r['p = SSLGC ratio']:.2f}, {r['SSLGC - Random']:+.4f})"
-                        for _, r in worse.iterrows()
-                    )
-                if len(tie):
-                    text += f", with no significant difference at $\\kappa$ = {kappas(tie)}"
-            best = df.loc[df["SSLGC error"].idxmin()]
-            last = df.iloc[-1]
-            text += (
-                f". At the largest ratio ({last['p = SSLGC ratio']:.3f}"
-                + (
-                    "; random sampling is then GPA on almost every label"
-                    if last["p = SSLGC ratio"] >= 0.98
-                    else ""
-                )
-                + f") the gap is {last['SSLGC - Random']:+.4f}."
-            )
-            if best.kappa != last.kappa and last["SSLGC error"] - best["SSLGC error"] > 2 * best[
-                "SSLGC std"
-            ] / np.sqrt(n_orders):
-                text += (
-                    f" SSLGC's lowest error, {best['SSLGC error']:.4f}, is reached at a ratio of "
-                    f"{best['p = SSLGC ratio']:.2f} ($\\kappa$ = {best.kappa:g}); querying more makes it worse "
-                    f"({last['SSLGC error']:.4f} at the largest ratio)"
-                    + (
-                        "; gu2013 Sec. 6.5 gives class imbalance as the reason why SSLGC can beat OLLGC on PubMed"
-                        if name == "pubmed"
-                        else ""
-                    )
-                    + "."
-                )
-            parts.append(text)
-            sat = df[df["p = SSLGC ratio"] >= 0.98]
-            n_saturated.append(len(sat))
-            paper = FIG3_AXES.get(PAPER_NAME.get(name, ""), {}) if name != STAND_IN else {}
-            shape.append(
-                f"{name}: ratio ≥ 0.98 from $\\kappa$ = {sat.kappa.min():g}"
-                if len(sat)
-                else f"{name}: ratio below 0.98 at every $\\kappa$"
-            )
-            if paper and df["p = SSLGC ratio"].min() < paper["ratio"][0]:
-                shape[-1] += (
-                    f", smallest ratio {df['p = SSLGC ratio'].min():.2f} (the paper's axis starts at {paper['ratio'][0]})"
-                )
-        return (
-            "**Reading.** "
-            + " ".join(parts)
-            + "\n\nThe paper's claim, SSLGC better than random sampling at every ratio, holds here on "
-            + (", ".join(holds) or "no graph")
-            + (f" and not on {', '.join(fails)}" if fails else "")
-            + "."
-            + (
-                f" {STAND_IN.capitalize()} is a different graph, so it says nothing about the paper's IMDB panel, "
-                "which we cannot check."
-                if STAND_IN in fails
-                else ""
-            )
-            + "\n\nShape: our query ratio saturates ("
-            + "; ".join(shape)
-            + f"), while the published ratio axes end at {max(a['ratio'][1] for a in FIG3_AXES.values())}"
-            + (", so several $\\kappa$ give the same point here" if max(n_saturated) > 1 else "")
-            + ". Both the saturation and the smallest ratio depend on $\\mu$ "
-            "(notebook 20, Sec. 7: a larger $\\mu$ queries less), which the paper does not report per dataset."
+        groups = list(self.table.groupby("dataset", sort=False))
+        holds = [n for n, df in groups if df["SSLGC better (95%)"].all()]
+        fails = [n for n, _ in groups if n not in holds]
+        n_saturated = [int((df["p = SSLGC ratio"] >= 0.98).sum()) for _, df in groups]
+        claims = dict(
+            holds_somewhere=bool(holds),
+            fails_somewhere=bool(fails),
+            stand_in_fails=STAND_IN in fails,
+            several_kappas_one_point=max(n_saturated) > 1,
+        )
+        return reading(
+            "fig3",
+            claims,
+            graphs=[self._graph_reading(n, df) for n, df in groups],
+            holds=holds,
+            fails=fails,
+            stand_in=STAND_IN.capitalize(),
+            shape=[self._shape_reading(n, df) for n, df in groups],
+            axis_end=max(a["ratio"][1] for a in FIG3_AXES.values()),
         )
 
 

@@ -97,10 +97,6 @@ def _print(df, width=250, fmt="%.4f", **kw):
         print(df.to_string(index=False, float_format=lambda x: fmt % x, **kw))
 
 
-def _listing(names):
-    return ", ".join(names) if names else "no graph"
-
-
 def check_definitions(profile: str = "full", seed: int = 0) -> str:
     """Notebook 20 Sec. 1 on Cora: M 1 = 0, the kernel with the bias, and the two errors and counts.
 

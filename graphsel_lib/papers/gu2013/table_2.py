@@ -12,10 +12,8 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import (
-    N_JOBS,
-    span,
-)
+from graphsel_lib.course.prose import Reading, Span
+from graphsel_lib.papers.common import N_JOBS
 
 from .paper_numbers import (
     BIAS_B,
@@ -27,7 +25,7 @@ from .paper_numbers import (
     Q_CLOSE,
     TOL,
 )
-from .protocols import Protocol, _listing, _print, make_ovr, protocol, tuned_mu
+from .protocols import Protocol, _print, make_ovr, protocol, tuned_mu
 from .table_2_checks import (
     _error_vs_published,
     _label_efficiency,
@@ -37,6 +35,7 @@ from .table_2_checks import (
     _ttests,
     _which_definition,
 )
+from .texts import reading
 
 
 @dataclass
@@ -147,44 +146,41 @@ class Table2:
             .rename(columns={"error": "paper error", "queried": "paper #queried"})
         )
 
-    def reading_tolerance(self) -> str:
+    def reading_tolerance(self) -> Reading:
         """Sec. 4: the target configuration and our tolerance, in units of the published stds."""
         pub_std = PUBLISHED.loc[PUBLISHED.dataset.isin([PAPER_NAME[k] for k in TOL]), "error_std"]
-        return (
-            "The **target configuration** is the one Sec. 5 finds on the published scale: the **mean binary "
-            "error with the bias feature**. Our tolerance on a mean error is an absolute difference of "
-            f"{TOL['cora']} on Cora and PubMed, "
-            f"{span(TOL['cora'] / pub_std.max(), TOL['cora'] / pub_std.min(), '.0f')} "
-            f"times the published standard deviations over the orders "
-            f"({span(pub_std.min(), pub_std.max(), '.4f')} on these three graphs), and {TOL['coauthor']} on "
-            "Coauthor, a graph we rebuild from the public DBLP four-area data (notebook 00), so that small "
-            "differences from the authors' copy do not count as a miss. The table gives every configuration "
-            "anyway, each with its difference to the published mean and the scorecard's verdict (reproduced, "
-            "close, differs; a headline SSLGC run whose label count misses the published by more than 25 % is a "
-            "diagnostic, judged by its run at the published budget); a miss carries its reason. IMDB is printed "
-            "with its published numbers only (not available); CiteSeer's rows are stand-ins: a replication on "
-            "other data, no delta or z against the paper's number."
+        return reading(
+            "table2.tolerance",
+            tol_cora=TOL["cora"],
+            std_ratio=Span(TOL["cora"] / pub_std.max(), TOL["cora"] / pub_std.min()),
+            pub_std=Span(pub_std.min(), pub_std.max()),
+            tol_coauthor=TOL["coauthor"],
         )
 
-    def reading_definition(self) -> str:
+    def reading_definition(self) -> Reading:
         """Sec. 5: the multiclass error against the published one on Cora; which configuration matches."""
         summary, scale = self.summary, self.which_definition
         cora_pub = PUBLISHED[PUBLISHED.dataset == "Cora"].set_index("method").error
         cora_multi = summary[(summary.dataset == "cora") & (summary.definition == "multiclass")]
         multi_ratio = cora_multi.error_mean.to_numpy() / cora_multi.method.map(cora_pub).to_numpy()
         best, second = scale.iloc[0], scale.iloc[1]
-        return (
-            f"On Cora our multiclass error is {span(multi_ratio.min(), multi_ratio.max(), '.1f')} times the "
-            "published error of the same method (with and without the bias). Read as a multiclass error, the "
-            f"published {cora_pub['OLLGC']:.4f} of OLLGC would mean a 7-way one-vs-rest argmax that is right "
-            f"{1 - cora_pub['OLLGC']:.1%} of the time; the best multiclass error of our tuned Cora runs is "
-            f"{cora_multi.error_mean.min():.4f} (right {1 - cora_multi.error_mean.min():.1%} of the time). The "
-            f"**{best['error definition']} error {'with' if best['bias'] else 'without'} the bias** "
-            + ("lands on" if best.within == best.cells else "comes closest to")
-            + f" the published numbers: mean |difference| {best.mean_abs_diff:.4f}, largest "
-            f"{best.max_abs_diff:.4f}, {best.within} of {best.cells} cells within tolerance; the next closest "
-            f"configuration ({second['error definition']}, bias={second['bias']}) is off by "
-            f"{second.mean_abs_diff:.4f} on average."
+        best_multi = cora_multi.error_mean.min()
+        return reading(
+            "table2.definition",
+            dict(best_bias=bool(best["bias"]), lands=bool(best.within == best.cells)),
+            multi_ratio=Span(multi_ratio.min(), multi_ratio.max()),
+            pub_ollgc=cora_pub["OLLGC"],
+            pub_right=1 - cora_pub["OLLGC"],
+            best_multi=best_multi,
+            best_multi_right=1 - best_multi,
+            best_definition=best["error definition"],
+            best_mean=best.mean_abs_diff,
+            best_max=best.max_abs_diff,
+            best_within=best.within,
+            best_cells=best.cells,
+            second_definition=second["error definition"],
+            second_bias=second["bias"],
+            second_mean=second.mean_abs_diff,
         )
 
     def _better(self, a, b):
@@ -202,7 +198,7 @@ class Table2:
             self._better("SSLGC", "GPA")[0]
         )
 
-    def reading_ttests(self) -> str:
+    def reading_ttests(self) -> Reading:
         """Sec. 6: who beats whom in the target configuration."""
         o_yes, o_no = self._better("OLLGC", "GPA")
         s_yes, s_no = self._better("SSLGC", "GPA")
@@ -210,24 +206,33 @@ class Table2:
         tt = self.target_tests
         os_t = tt[(tt.a == "OLLGC") & (tt.b == "SSLGC")]
         sig = os_t[os_t["significant (95%)"]]
-        return (
-            f"In the target configuration OLLGC errs significantly less than GPA on {_listing(o_yes)}, and SSLGC "
-            f"on {_listing(s_yes)}"
-            + (
-                " (not: "
-                + "; ".join(
-                    f"{r.a} vs {r.b} on {r.dataset}, mean difference {r['mean diff (a-b)']:+.4f}, p = {r.p:.2g}"
-                    for _, r in not_better.iterrows()
+        lists = dict(
+            ollgc_better=o_yes,
+            sslgc_better=s_yes,
+            not_better=[
+                reading(
+                    "table2.ttests.not_better",
+                    a=r.a,
+                    b=r.b,
+                    dataset=r.dataset,
+                    diff=r["mean diff (a-b)"],
+                    p=r.p,
                 )
-                + ")"
-                if len(not_better)
-                else ""
-            )
-            + ". Between the two second-order learners, SSLGC errs significantly less than OLLGC on "
-            f"{_listing(sig[sig['mean diff (a-b)'] > 0].dataset.tolist())}, significantly more on "
-            f"{_listing(sig[sig['mean diff (a-b)'] < 0].dataset.tolist())}, and neither on "
-            f"{_listing(os_t[~os_t['significant (95%)']].dataset.tolist())}."
+                for _, r in not_better.iterrows()
+            ],
+            sslgc_less=sig[sig["mean diff (a-b)"] > 0].dataset.tolist(),
+            sslgc_more=sig[sig["mean diff (a-b)"] < 0].dataset.tolist(),
+            neither=os_t[~os_t["significant (95%)"]].dataset.tolist(),
         )
+        claims = dict(
+            ollgc_beats_gpa_somewhere=bool(o_yes),
+            sslgc_beats_gpa_somewhere=bool(s_yes),
+            some_not_better=bool(len(not_better)),
+            any_sslgc_less=bool(lists["sslgc_less"]),
+            any_sslgc_more=bool(lists["sslgc_more"]),
+            any_neither=bool(lists["neither"]),
+        )
+        return reading("table2.ttests", claims, **lists)
 
     def _sweep_numbers(self):
         sw = self.mu_sensitivity.sort_values(["dataset", "method", "mu"])
@@ -249,7 +254,7 @@ class Table2:
         _, _, monotone, both_met = self._sweep_numbers()
         return monotone and both_met
 
-    def reading_mu(self) -> str:
+    def reading_mu(self) -> Reading:
         """Sec. 7: what the mu sweep shows (the diagnostic part marked as such)."""
         sw, step_change, monotone, both_met = self._sweep_numbers()
         closest = self.query_match
@@ -278,162 +283,137 @@ class Table2:
         match_rel = closest["its #queried"] / closest["paper #queried"] - 1
         match_err = closest["its error"] - closest["paper error"]
         any_rel = closest["its #queried any"] / closest["paper #queried"] - 1
-        same_mu = closest[closest["tuned mu"] == closest["mu matching the paper's #queried"]].dataset.tolist()
         mu_match = "mu matching the paper's #queried"
-
-        def per_graph(fmt):
-            rows = closest.assign(
-                tuned_rel=tuned_rel, match_rel=match_rel, match_err=match_err, any_rel=any_rel
-            )
-            return "; ".join(fmt(r) for _, r in rows.iterrows())
-
-        return (
-            "**What the $\\mu$ sweep shows.** SSLGC's query count "
-            + (
-                "falls at every step of $\\mu$ by a factor 10"
-                if monotone
-                else "does not fall at every step of $\\mu$"
-            )
-            + f", by {span(-step_change.max(), -step_change.min(), '.0%')} per step. Near its best $\\mu$ the error "
-            f"is flatter: the second-best $\\mu$ of the grid errs {span(gap.min(), gap.max(), '.4f')} more than the "
-            "best (over the datasets and the two learners). For SSLGC, going from the best to the second-best $\\mu$ "
-            f"changes the error by {span(switch.error.min(), switch.error.max(), '.4f')} but the query count by "
-            f"{span(switch['count'].abs().min(), switch['count'].abs().max(), '.0%')}, so the $\\mu$ a single "
-            "held-out order picks matters for the count. The tuned (headline) SSLGC queries "
-            + per_graph(
-                lambda r: (
-                    f"{r['tuned #queried']:.0f} against the paper's {r['paper #queried']:.0f} on "
-                    f"{r.dataset} ({r.tuned_rel:+.1%}, $\\mu$ = {r['tuned mu']:g})"
+        same_mu = closest[closest["tuned mu"] == closest[mu_match]].dataset.tolist()
+        rows = closest.assign(tuned_rel=tuned_rel, match_rel=match_rel, match_err=match_err)
+        claims = dict(
+            count_falls_with_mu=monotone,
+            one_mu_meets_both=both_met,
+            tuned_is_matched_somewhere=bool(same_mu),
+            published_count_is_mean=bool(any_rel.abs().min() > match_rel.abs().max()),
+        )
+        return reading(
+            "table2.mu",
+            claims,
+            step=Span(-step_change.max(), -step_change.min()),
+            gap=Span(gap.min(), gap.max()),
+            switch_error=Span(switch.error.min(), switch.error.max()),
+            switch_count=Span(switch["count"].abs().min(), switch["count"].abs().max()),
+            tuned=[
+                reading(
+                    "table2.mu.tuned",
+                    tuned=r["tuned #queried"],
+                    paper=r["paper #queried"],
+                    dataset=r.dataset,
+                    rel=r.tuned_rel,
+                    mu=r["tuned mu"],
                 )
-            )
-            + ".\n\n"
-            "*Diagnostic, $\\mu$ chosen on the evaluation orders to hit the published query count: not a "
-            "reproduction.* The $\\mu$ whose count is nearest the paper's gives "
-            + per_graph(
-                lambda r: (
-                    f"{r.dataset}: $\\mu$ = {r[mu_match]:g}, count "
-                    f"{r.match_rel:+.1%} and error {r.match_err:+.4f} from the paper's"
+                for _, r in rows.iterrows()
+            ],  # fmt: skip
+            matched=[
+                reading(
+                    "table2.mu.matched", dataset=r.dataset, mu=r[mu_match], rel=r.match_rel, err=r.match_err
                 )
-            )
-            + (f" (on {', '.join(same_mu)} it is the tuned $\\mu$ itself)" if same_mu else "")
-            + ". "
-            + (
-                f"So at one $\\mu$ of the grid both published numbers are met at once (count within {Q_CLOSE:.0%}, "
-                "error within our tolerance): the query-count gaps of Sec. 4 are consistent with a different "
-                "choice of $\\mu$, with no need for a different algorithm or query rule (this does not show which "
-                "$\\mu$ the paper used). "
-                if both_met
-                else "No $\\mu$ of the grid meets both published numbers at once on every graph. "
-            )
-            + "At these $\\mu$ the count of nodes queried by *any* learner, $n_{\\text{any}}$, is "
-            f"{span(any_rel.min(), any_rel.max(), '+.0%')} off the published count, the mean per binary learner "
-            f'$\\bar n$ {span(match_rel.min(), match_rel.max(), "+.1%")}: the published "#queried" '
-            + (
-                "is $\\bar n$."
-                if any_rel.abs().min() > match_rel.abs().max()
-                else "is not clearly $\\bar n$."
-            )
+                for _, r in rows.iterrows()
+            ],
+            same_mu=same_mu,
+            q_close=Q_CLOSE,
+            any_rel=Span(any_rel.min(), any_rel.max()),
+            match_rel=Span(match_rel.min(), match_rel.max()),
         )
 
-    def reading_efficiency(self) -> str:
+    def reading_efficiency(self) -> Reading:
         """Sec. 7: where SSLGC is "comparable while querying fewer" (and, as a diagnostic, where it could be)."""
         eff = self.label_efficiency
         meets = eff[eff["meets it (tuned mu)"]]
         misses = eff[~eff["meets it (tuned mu)"]]
         diag = eff[eff["meets it at that mu (diagnostic)"] & ~eff["meets it (tuned mu)"]]
-        return (
-            f"With the tuned $\\mu$ SSLGC meets the criterion on {', '.join(meets.dataset) or 'no graph'}"
-            + (
-                "; it misses on "
-                + "; ".join(
-                    f"{r.dataset} (query ratio {r['query ratio (mean/learner)']:.3f}, error "
-                    f"{r['SSLGC - OLLGC error']:+.4f} from OLLGC)"
-                    for _, r in misses.iterrows()
+        claims = dict(meets_somewhere=bool(len(meets)), misses_somewhere=bool(len(misses)),
+                      diagnostic_meets=bool(len(diag)))  # fmt: skip
+        return reading(
+            "table2.efficiency",
+            claims,
+            meets=meets.dataset.tolist(),
+            misses=[
+                reading(
+                    "table2.efficiency.miss",
+                    dataset=r.dataset,
+                    ratio=r["query ratio (mean/learner)"],
+                    diff=r["SSLGC - OLLGC error"],
                 )
-                if len(misses)
-                else ""
-            )
-            + "."
-            + (
-                " *Diagnostic (not a reproduction):* at a $\\mu$ chosen on the evaluation orders it would also "
-                f"meet it on {', '.join(diag.dataset)}."
-                if len(diag)
-                else ""
-            )
+                for _, r in misses.iterrows()
+            ],  # fmt: skip
+            diagnostic=diag.dataset.tolist(),
         )
 
-    def speed_note(self, target: float = 0.25) -> str:
+    def speed_note(self, target: float = 0.25) -> Reading:
         """Our speed target: an OLLGC one-vs-rest pass on PubMed at d = 100 within ``target`` seconds."""
         if "pubmed" not in self.graphs or self.protocol.d != 100 or self.times is None:
-            return "speed target: not measured in this profile (PubMed at d = 100 only)"
+            return reading("table2.speed", dict(measured=False))
         times = self.times
         t_ollgc = self.target("pubmed", "OLLGC").time_mean
         t_fast = times[(times.dataset == "PubMed") & (times.method == "OLLGC")][
             "ours fastest order (s)"
         ].iloc[0]
-        return (
-            f"speed target: OLLGC one-vs-rest pass on PubMed, d=100: mean {t_ollgc:.3f} s, fastest {t_fast:.3f} s "
-            f"per order ({'meets' if t_ollgc <= target else 'misses'} the {target:g} s target on the mean; measured at the "
-            "load above)"
-        )
+        return reading("table2.speed", dict(measured=True, meets_target=bool(t_ollgc <= target)),
+                       mean=t_ollgc, fastest=t_fast, target=target)  # fmt: skip
 
-    def reading_times(self) -> str:
+    def reading_times(self) -> Reading:
         """Sec. 8: ours against the paper's times, and the ratios to GPA timed alone."""
         times = self.times
-        order_ours = times.groupby("dataset", sort=False).apply(
-            lambda d: " < ".join(d.sort_values("time ours (s)").method)
-        )
-        order_paper = times.groupby("dataset", sort=False).apply(
-            lambda d: " < ".join(d.sort_values("time paper (s)").method)
-        )
+
+        def order(col):
+            return [
+                reading("table2.times.order", dataset=d, methods=g.sort_values(col).method.tolist())
+                for d, g in times.groupby("dataset", sort=False)
+            ]
+
         ratio_by = times.groupby("method", sort=False)["ours / paper"].agg(["min", "max"])
         t_piv = times.pivot(index="dataset", columns="method", values="time ours (s)")
-        sslgc_slowest = bool((t_piv["SSLGC"] > t_piv["OLLGC"]).all())
         alone = times.pivot(index="dataset", columns="method", values="ours timed alone (s)")
         paper = times.pivot(index="dataset", columns="method", values="time paper (s)")
-        ratios = "; ".join(
-            f"{d} {m}/GPA {alone.loc[d, m] / alone.loc[d, 'GPA']:.1f} (paper {paper.loc[d, m] / paper.loc[d, 'GPA']:.1f})"
-            for d in alone.index
-            for m in ("OLLGC", "SSLGC")
-        )
-        return (
-            "Ours against the paper, mean time per pass: "
-            + "; ".join(
-                f"{m} {span(r['min'], r['max'], '.2f')} times the paper's" for m, r in ratio_by.iterrows()
-            )
-            + ". From fastest to slowest, ours: "
-            + "; ".join(f"{d} {o}" for d, o in order_ours.items())
-            + "; the paper's: "
-            + "; ".join(f"{d} {o}" for d, o in order_paper.items())
-            + f". Ratios to GPA, timed alone: {ratios}. "
-            + (
-                "Our SSLGC is slower than our OLLGC on every graph: it computes its confidence $r_t$ for every "
-                "learner on every round, $O(Kd^2)$ (notebook 21), which costs more than it saves by updating less."
-                if sslgc_slowest
-                else "Our SSLGC is not slower than our OLLGC on every graph."
-            )
+        return reading(
+            "table2.times",
+            dict(sslgc_slower_than_ollgc=bool((t_piv["SSLGC"] > t_piv["OLLGC"]).all())),
+            ratio_by=[
+                reading("table2.times.ratio", method=m, ratio=Span(r["min"], r["max"]))
+                for m, r in ratio_by.iterrows()
+            ],
+            order_ours=order("time ours (s)"),
+            order_paper=order("time paper (s)"),
+            ratios=[
+                reading(
+                    "table2.times.to_gpa",
+                    dataset=d,
+                    method=m,
+                    ours=alone.loc[d, m] / alone.loc[d, "GPA"],
+                    paper=paper.loc[d, m] / paper.loc[d, "GPA"],
+                )
+                for d in alone.index
+                for m in ("OLLGC", "SSLGC")
+            ],  # fmt: skip
         )
 
-    def verdict_lines(self) -> str:
+    def verdict_lines(self) -> Reading:
         """Sec. 10: per dataset and method, the target configuration against the published error."""
         evp = self.error_vs_published
         target = evp[(evp.bias == True) & (evp["error definition"] == "binary")]  # noqa: E712
-        out = []
-        for r in target.itertuples():
-            if isinstance(r.verdict, str) and r.verdict.startswith("not"):
-                out.append(f"{r.dataset:>9s} {r.method:>5s}: {r.verdict}")
-            elif r.dataset in PUBLISHED.dataset.values:
-                out.append(
-                    f"{r.dataset:>9s} {r.method:>5s}: ours {r.ours:.4f} vs paper {r.published:.4f} "
-                    f"({r.difference:+.4f}, tolerance {r.tolerance}) -> {r.verdict}"
-                )
-        n_within = int((target.difference.abs() <= target.tolerance).sum())
-        n_cmp = int(target.difference.notna().sum())
-        out.append(
-            f"\ntarget configuration (mu tuned on the held-out order): {n_within} of {n_cmp} comparable error "
-            "cells within our tolerance"
+        shown = target[
+            target.verdict.map(lambda v: isinstance(v, str) and v.startswith("not"))
+            | target.dataset.isin(PUBLISHED.dataset)
+        ]
+        rows = [
+            reading("table2.verdicts.row", dict(comparable=not (isinstance(r.verdict, str) and r.verdict.startswith("not"))),
+                    dataset=r.dataset, method=r.method, ours=r.ours, published=r.published,
+                    difference=r.difference, tolerance=r.tolerance, verdict=r.verdict)
+            for r in shown.itertuples()
+        ]  # fmt: skip
+        return reading(
+            "table2.verdicts",
+            rows=rows,
+            n_within=int((target.difference.abs() <= target.tolerance).sum()),
+            n_cmp=int(target.difference.notna().sum()),
         )
-        return "\n".join(out)
 
 
 def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2:

@@ -9,12 +9,14 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.online import GPA, OneVsRest, run
 from graphsel_lib.papers.common import STAND_IN
 
 from .paper_numbers import BIAS_B, METHODS, OURS_NAME, PAPER_NAME, PUBLISHED
 from .protocols import features, make_ovr
 from .table_2 import Table2
+from .texts import reading
 
 
 def _timed_alone(res: Table2, name, method):
@@ -92,26 +94,19 @@ class GpaOffsets:
             f"mean binary error {self.binary:.4f} with the bias, {self.binary_nobias:.4f} without"
         )
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
+        """Notebook 20 Sec. 5: the offsets c_{k,t} dominate GPA's argmax, and help its binary error."""
         hurts = self.bias_hurts
-        hurt = [n for n in self.multiclass.index if hurts[n]]
-        return (
-            "GPA's multiclass error is higher with the bias on "
-            + (
-                "every graph"
-                if hurts.all()
-                else f"{', '.join(hurt) or 'no graph'} (of {', '.join(self.multiclass.index)})"
-            )
-            + ". In the Cora pass the offsets differ between the learners by "
-            f"{self.offset_spread:g} in the median round, while the part of a score that comes from the graph "
-            f"features has a median size of {self.graph_size:.3f}: the offsets "
-            + ("dominate" if self.offset_spread > 2 * self.graph_size else "do not dominate")
-            + f" the argmax, which they change in {self.argmax_changed:.0%} of the rounds. The argmax of the "
-            f"graph part alone would err {self.err_graph_part:.4f}, against {self.error:.4f} with the offsets "
-            f"and {self.error_nobias:.4f} without the bias feature. The mean binary error only compares "
-            "each learner's own score with 0, and there the offset helps: "
-            f"{self.binary:.4f} with the bias against {self.binary_nobias:.4f} without."
+        claims = dict(
+            bias_hurts_everywhere=bool(hurts.all()),
+            bias_hurts_somewhere=bool(hurts.any()),
+            offsets_dominate=bool(self.offset_spread > 2 * self.graph_size),
+            bias_helps_binary=bool(self.binary < self.binary_nobias),
         )
+        values = {k: getattr(self, k) for k in ("offset_spread", "graph_size", "argmax_changed", "err_graph_part",
+                                                "error", "error_nobias", "binary", "binary_nobias")}  # fmt: skip
+        return reading("table2.gpa_offsets", claims, hurt=list(hurts.index[hurts]),
+                       graphs=list(self.multiclass.index), **values)  # fmt: skip
 
 
 def gpa_offsets(res: Table2) -> GpaOffsets:
