@@ -72,6 +72,7 @@ TIME_COLUMNS: dict[str, frozenset] = {
             "generator s",
             "peak MiB",
         ],
+        "44_million_nodes": ["pass s", "s per round", "embedding s", "s per round incl. embedding"],
         "45_pool_panel": ["select_time"],
         "45_stream_panel": ["time"],
     }.items()
