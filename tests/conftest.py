@@ -71,6 +71,28 @@ def figures(tmp_path, monkeypatch):
     return tmp_path
 
 
+def written_files(write, folder):
+    """``{file name: bytes}`` of what ``write()`` writes with ``folder`` (created) as ``$GRAPHSEL_FIGURES``.
+
+    The variable is set only while ``write`` runs, so a test may compare two writers on one result.
+    """
+    folder.mkdir(parents=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GRAPHSEL_FIGURES", str(folder))
+        write()
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def assert_writes_as(result, old, name, folder):
+    """``result.write()`` writes ``NAME.csv`` and ``NAME.md`` only, byte for byte what ``old(result)`` writes.
+
+    ``old``: the writer the result's table fields replace (the reference); both write into subfolders of ``folder``.
+    """
+    new = written_files(result.write, folder / "new")
+    assert list(new) == [f"{name}.csv", f"{name}.md"], list(new)
+    assert new == written_files(lambda: old(result), folder / "old")
+
+
 def committed_rows(name):
     """The rows of the committed ``figures/<name>.csv`` as dicts of strings (the test is skipped if it is missing)."""
     import csv

@@ -29,7 +29,7 @@ from matplotlib.ticker import NullFormatter
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting, tables
-from graphsel_lib.papers.common import ProfileProtocol, is_smoke
+from graphsel_lib.papers.common import ProfileProtocol, Result, is_smoke, table_field
 
 try:
     from threadpoolctl import threadpool_limits  # installed with scikit-learn
@@ -222,15 +222,30 @@ def embed(g, d: int, method: str, seed: int = 0):
                  "check": emb.info.get("check", "inertia" if emb.method == "shift-invert" else "exact")}  # fmt: skip
 
 
+def _residual_cells(table: pd.DataFrame) -> list:
+    """The residual column as written: ``< floor`` below the solver's :data:`RESIDUAL_FLOOR`."""
+    return tables.below_tolerance(table["max rel. residual"], table["solver"].map(RESIDUAL_FLOOR), "%.1e")
+
+
+def _embedding_cost_written(table: pd.DataFrame) -> pd.DataFrame:
+    """``44_embedding_cost`` as written: the residuals as :func:`_residual_cells`."""
+    return table.assign(**{"max rel. residual": _residual_cells(table)})
+
+
 @dataclass
-class Embeddings:
+class Embeddings(Result):
     """Notebook 44 Sec. 2: the eigensolvers' cost (``44_embedding_cost``) and the learners' features."""
 
     protocol: Protocol
-    table: pd.DataFrame
     features: dict  #: n -> (M with its bias row, embedding seconds)
     exact: dict  #: approx_n -> (the exact lobpcg-jacobi embedding, its seconds): Sec. 2c's baseline
     trend: pd.DataFrame  #: per sparse solver: fitted slope over its largest sizes
+    #: one row per size and solver
+    table: pd.DataFrame = table_field(
+        "embedding_cost", formats={"seconds": "%.2f", "peak MiB": "%.1f", "lambda_2": "%.6f", "sigma_d": "%.6f"},
+        view=_embedding_cost_written, required=True,
+    )  # fmt: skip
+    PREFIX = "44_"
 
     @property
     def spectral_sizes(self) -> list:
@@ -242,14 +257,8 @@ class Embeddings:
 
     @property
     def residuals(self) -> list:
-        """The residual column as written: ``< floor`` below the solver's :data:`RESIDUAL_FLOOR`."""
-        t = self.table
-        return tables.below_tolerance(t["max rel. residual"], t["solver"].map(RESIDUAL_FLOOR), "%.1e")
-
-    def write(self) -> None:
-        tables.write_table(self.table.assign(**{"max rel. residual": self.residuals}), "44_embedding_cost",
-                           float_format={"seconds": "%.2f", "peak MiB": "%.1f",
-                                         "lambda_2": "%.6f", "sigma_d": "%.6f"})  # fmt: skip
+        """The residual column as written (:func:`_residual_cells`)."""
+        return _residual_cells(self.table)
 
     def report(self) -> str:
         return (
@@ -357,7 +366,7 @@ def embedding_cost(gen: Generated, profile: str = "full", seed: int = 0, verbose
         s, _ = loglog_fit(m["nodes"], m["seconds"])
         trend[solver] = {"slope": s, "points": len(m), "from": int(m["n"].iloc[0]), "to": int(m["n"].iloc[-1]),
                          "largest s": float(m["seconds"].iloc[-1]), "largest peak MiB": float(m["peak MiB"].iloc[-1])}  # fmt: skip
-    out = Embeddings(p, emb_df, feats, exact, pd.DataFrame(trend).T)
+    out = Embeddings(p, feats, exact, pd.DataFrame(trend).T, table=emb_df)
     sizes = out.spectral_sizes
     assert sizes and sizes == list(p.sizes[: len(sizes)])  # the embedded sizes are the smallest ones
     return out
@@ -447,19 +456,18 @@ def localisation(gen: Generated, emb: Embeddings) -> Localisation:
 
 
 @dataclass
-class Approximations:
+class Approximations(Result):
     """Sec. 2c: looser LOBPCG tolerances and fewer pairs against the exact embedding (``44_approximate_embeddings``)."""
 
-    table: pd.DataFrame
     relax_error: float  #: the relaxation learner (push, no embedding) on the same pass
-
-    def write(self) -> None:
-        tables.write_table(self.table, "44_approximate_embeddings",
-                           float_format={"solver s": "%.2f",
-                                         "max rel. residual": tables.rounding_floor(1e-7, "%.1e"),
-                                         "sin angle to exact": tables.rounding_floor(1e-6, "%.1e"),
-                                         "OLLGC": "%.4f", "MSG": "%.4f", "OLLGC error change": "%+.4f",
-                                         "MSG error change": "%+.4f", "time share": "%.2f"})  # fmt: skip
+    table: pd.DataFrame = table_field(
+        "approximate_embeddings", formats={"solver s": "%.2f", "max rel. residual": tables.rounding_floor(1e-7, "%.1e"),
+                                           "sin angle to exact": tables.rounding_floor(1e-6, "%.1e"),
+                                           "OLLGC": "%.4f", "MSG": "%.4f", "OLLGC error change": "%+.4f",
+                                           "MSG error change": "%+.4f", "time share": "%.2f"},
+        required=True,
+    )  # fmt: skip
+    PREFIX = "44_"
 
     def report(self) -> str:
         return (
@@ -532,7 +540,7 @@ def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Ap
     for name in passes:
         approx[f"{name} error change"] = approx[name] - approx[name].iloc[0]
     approx["time share"] = approx["solver s"] / approx["solver s"].iloc[0]
-    return Approximations(approx, relax_error)
+    return Approximations(relax_error, table=approx)
 
 
 # =========================================================================== Sec. 3: seconds per round
@@ -605,12 +613,20 @@ def traced_prefix_check(gen: Generated, profile: str = "full", seed: int = 0) ->
 
 
 @dataclass
-class Scaling:
+class Scaling(Result):
     """Sec. 3: every learner at every size (``44_scaling_online_learning``) and the log-log slopes."""
 
     protocol: Protocol
-    table: pd.DataFrame  #: as written: the generated graphs and Epinions
+    #: as written: the generated graphs and Epinions
+    table: pd.DataFrame = table_field(
+        "scaling_online_learning",
+        formats={"pass s": "%.3f", "s per round": "%.3g", "s per round incl. embedding": "%.3g",
+                 "share of nodes seen": "%.4f", "embedding s": "%.2f", "set-up s": "%.3f", "generator s": "%.3f",
+                 "peak MiB": "%.1f", "error": "%.4f", "labels share": "%.4f"},
+        required=True,
+    )  # fmt: skip
     slopes: pd.DataFrame = None
+    PREFIX = "44_"
 
     @property
     def results(self) -> pd.DataFrame:
@@ -621,13 +637,6 @@ class Scaling:
     def real(self) -> pd.DataFrame:
         """Epinions: timing only."""
         return self.table[self.table.graph == "epinions"]
-
-    def write(self) -> None:
-        tables.write_table(self.table, "44_scaling_online_learning",
-                           float_format={"pass s": "%.3f", "s per round": "%.3g", "s per round incl. embedding": "%.3g",
-                                         "share of nodes seen": "%.4f", "embedding s": "%.2f", "set-up s": "%.3f",
-                                         "generator s": "%.3f", "peak MiB": "%.1f", "error": "%.4f",
-                                         "labels share": "%.4f"})  # fmt: skip
 
     def report(self) -> str:
         return (_fmt(self.table.drop(columns=["edges", "generator s"]), index=False) + "\n"

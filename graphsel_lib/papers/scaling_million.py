@@ -20,6 +20,7 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib.collection import tables
+from graphsel_lib.papers.common import Result, table_field
 from graphsel_lib.papers.scaling import (
     BIAS_B,
     RESIDUAL_FLOOR,
@@ -38,19 +39,20 @@ LEARNERS = ("OLLGC", "SSLGC", "MSG")  #: the seeds' learners run there (their ma
 
 
 @dataclass
-class Million:
+class Million(Result):
     """Sec. 3b: the embedding of the largest graph (``embedding``) and the learners' passes (``passes``)."""
 
     embedding: (
         dict  #: seconds, iterations, peak MiB, max rel. residual, lambda_2, sigma_d of the d-rank solve
     )
-    passes: pd.DataFrame  #: one row per learner and pass: the Sec. 3 rows of push and WTA at that size beside
-
-    def write(self) -> None:
-        tables.write_table(self.passes, "44_million_nodes",
-                           float_format={"s per round": "%.3g", "s per round incl. embedding": "%.3g",
-                                         "pass s": "%.3g", "embedding s": "%.1f", "error": "%.4f",
-                                         "labels share": "%.4f", "majority error": "%.4f"})  # fmt: skip
+    #: one row per learner and pass: the Sec. 3 rows of push and WTA at that size beside (``44_million_nodes``)
+    passes: pd.DataFrame = table_field(
+        "million_nodes",
+        formats={"s per round": "%.3g", "s per round incl. embedding": "%.3g", "pass s": "%.3g",
+                 "embedding s": "%.1f", "error": "%.4f", "labels share": "%.4f", "majority error": "%.4f"},
+        required=True,
+    )  # fmt: skip
+    PREFIX = "44_"
 
     def report(self) -> str:
         e = self.embedding

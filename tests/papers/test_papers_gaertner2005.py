@@ -12,7 +12,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from conftest import committed_rows
+from conftest import assert_writes_as, committed_rows
+from graphsel_lib.collection.tables import write_table
 from graphsel_lib.papers import gaertner2005 as gz
 
 # ----------------------------------------------------------------------------- the published data
@@ -131,6 +132,20 @@ def test_table2_homophily_and_vs_published(tiny, figures):
     fig = gz.draw_tables(t1, t2, ev)
     assert len(fig.axes) == 2
     plt.close(fig)
+
+
+#: The write() each result had before its table became a table field (the reference for the bytes):
+#: the result's index in ``tiny``, the file name, the old body.
+HAND_WRITTEN = [
+    (0, "42_gaertner2005_table1", lambda r: write_table(r.summary, "42_gaertner2005_table1", float_format="%.4f")),
+    (1, "42_gaertner2005_table2", lambda r: write_table(r.summary, "42_gaertner2005_table2", float_format="%.4f")),
+    (2, "42_webkb_homophily", lambda r: write_table(r.table, "42_webkb_homophily", float_format="%.3f")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("i", "name", "old"), HAND_WRITTEN, ids=[n for _, n, _ in HAND_WRITTEN])
+def test_results_write_the_bytes_their_hand_written_write_did(tiny, tmp_path, i, name, old):
+    assert_writes_as(tiny[i], old, name, tmp_path)
 
 
 def test_table1_readings_compare_wine_under_every_reading(tiny, figures):

@@ -9,11 +9,46 @@ import numpy as np
 import pytest
 
 import graphsel_lib as gs
+from conftest import assert_writes_as
+from graphsel_lib.collection import tables
 from graphsel_lib.papers import scaling as sc
 from graphsel_lib.papers.scaling_million import _majority_error, million_nodes
 
 TINY = sc.Protocol("smoke", (300, 1_200), 100, 50, False, (600,), {"shift-invert": 1_200, "lobpcg-jacobi": 1_200},
                    1_200, (1e-2,), (10,))  # fmt: skip
+
+
+# The write() each result had before its table became a table field (the reference for the bytes).
+def _old_embedding_cost(emb):
+    t = emb.table
+    residuals = tables.below_tolerance(t["max rel. residual"], t["solver"].map(sc.RESIDUAL_FLOOR), "%.1e")
+    tables.write_table(emb.table.assign(**{"max rel. residual": residuals}), "44_embedding_cost",
+                       float_format={"seconds": "%.2f", "peak MiB": "%.1f",
+                                     "lambda_2": "%.6f", "sigma_d": "%.6f"})  # fmt: skip
+
+
+def _old_approximate_embeddings(approx):
+    tables.write_table(approx.table, "44_approximate_embeddings",
+                       float_format={"solver s": "%.2f",
+                                     "max rel. residual": tables.rounding_floor(1e-7, "%.1e"),
+                                     "sin angle to exact": tables.rounding_floor(1e-6, "%.1e"),
+                                     "OLLGC": "%.4f", "MSG": "%.4f", "OLLGC error change": "%+.4f",
+                                     "MSG error change": "%+.4f", "time share": "%.2f"})  # fmt: skip
+
+
+def _old_scaling(scl):
+    tables.write_table(scl.table, "44_scaling_online_learning",
+                       float_format={"pass s": "%.3f", "s per round": "%.3g", "s per round incl. embedding": "%.3g",
+                                     "share of nodes seen": "%.4f", "embedding s": "%.2f", "set-up s": "%.3f",
+                                     "generator s": "%.3f", "peak MiB": "%.1f", "error": "%.4f",
+                                     "labels share": "%.4f"})  # fmt: skip
+
+
+def _old_million_nodes(mil):
+    tables.write_table(mil.passes, "44_million_nodes",
+                       float_format={"s per round": "%.3g", "s per round incl. embedding": "%.3g",
+                                     "pass s": "%.3g", "embedding s": "%.1f", "error": "%.4f",
+                                     "labels share": "%.4f", "majority error": "%.4f"})  # fmt: skip
 
 
 def test_protocol_and_helpers():
@@ -32,7 +67,7 @@ def test_protocol_and_helpers():
         sc.protocol("huge")
 
 
-def test_embedding_cost_writes_residuals_below_the_solvers_floor(figures):
+def test_embedding_cost_writes_residuals_below_the_solvers_floor(figures, tmp_path):
     """44_embedding_cost: a residual below its solver's RESIDUAL_FLOOR is written as the floor (as committed:
     dense 3.7e-14, lobpcg-jacobi 4.6e-08, lobpcg-chebyshev 1.4e-08 become < 1e-12, < 1e-07, < 1e-07)."""
     import pandas as pd
@@ -44,20 +79,22 @@ def test_embedding_cost_writes_residuals_below_the_solvers_floor(figures):
         "lambda_2": [0.793579] * 4, "sigma_d": [3.692848] * 4, "iterations": [np.nan, np.nan, 21, 16],
         "check": ["exact", "inertia", "inertia", "inertia"],
     })  # fmt: skip
-    emb = sc.Embeddings(sc.protocol("smoke"), table, {}, {}, pd.DataFrame())
+    emb = sc.Embeddings(sc.protocol("smoke"), {}, {}, pd.DataFrame(), table=table)
     assert emb.residuals == ["< 1e-12", "< 1e-12", "< 1e-07", "2.0e-07"]  # the last one missed its floor
     emb.write()
     written = (figures / "44_embedding_cost.csv").read_text().splitlines()
     assert [line.split(",")[6] for line in written] == ["max rel. residual", *emb.residuals]
+    assert_writes_as(emb, _old_embedding_cost, "44_embedding_cost", tmp_path)
 
 
-def test_the_whole_sweep_tiny(figures, monkeypatch):
+def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     monkeypatch.setattr(sc, "protocol", lambda profile="full": TINY)
     gen = sc.generator("smoke", 0)
     assert sorted(gen.graphs) == [300, 1_200] and "slope" in gen.report()
     emb = sc.embedding_cost(gen, "smoke", 0, verbose=False)
     assert emb.spectral_sizes == [300, 1_200] and not emb.not_embedded and 1_200 in emb.exact
     emb.write()
+    assert_writes_as(emb, _old_embedding_cost, "44_embedding_cost", tmp_path / "emb")
     assert "**Reading.**" in emb.reading()
     plt.close(sc.draw_embedding_cost(emb))
     loc = sc.localisation(gen, emb)
@@ -65,6 +102,7 @@ def test_the_whole_sweep_tiny(figures, monkeypatch):
     approx = sc.approximate_embeddings(gen, emb, 0)
     assert list(approx.table.embedding) == ["exact (tol 1e-8)", "tol 0.01", "d' = 10"]
     approx.write()
+    assert_writes_as(approx, _old_approximate_embeddings, "44_approximate_embeddings", tmp_path / "approx")
     assert "relaxation learner" in approx.reading(loc, TINY.d)
     sc.warm_up(gen, emb, 0)
     assert "bytes per further round" in sc.traced_prefix_check(gen, "smoke", 0)
@@ -72,6 +110,7 @@ def test_the_whole_sweep_tiny(figures, monkeypatch):
     assert len(scl.results) == 2 * (len(sc.PUSH) + len(sc.TREE) + len(sc.SPECTRAL)) and scl.real.empty
     assert set(scl.results.learner) >= {"WTA", "SSLGC"}
     scl.write()
+    assert_writes_as(scl, _old_scaling, "44_scaling_online_learning", tmp_path / "scl")
     assert (figures / "44_scaling_online_learning.csv").is_file() and "compiled round loop" in scl.reading()
     plt.close(sc.draw_scaling(scl))
     text = sc.reading_summary(gen, emb, scl, None)
@@ -87,6 +126,7 @@ def test_the_whole_sweep_tiny(figures, monkeypatch):
     )
     assert mil.passes["majority error"].between(0, 0.9).all()  # ten blocks of nearly equal size
     mil.write()
+    assert_writes_as(mil, _old_million_nodes, "44_million_nodes", tmp_path / "mil")
     assert (figures / "44_million_nodes.csv").is_file() and "embedding: n = " in mil.report()
 
 

@@ -16,8 +16,7 @@ from sklearn.model_selection import StratifiedKFold
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
-from graphsel_lib.collection.tables import write_table
-from graphsel_lib.papers.common import N_JOBS, is_smoke
+from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
 from graphsel_lib.transductive import (
     balance_epsilon,
     gp_kernel_inverse,
@@ -171,17 +170,15 @@ def _one_dataset(name, p: Protocol, seed):
 
 
 @dataclass
-class Table1:
+class Table1(Result):
     """Table 1 reproduced (gaertner2005 Sec. 6, 10-fold CV on UCI data): :func:`table1`."""
 
     protocol: Protocol
     folds: pd.DataFrame  #: one row per dataset, fold, method (error, chosen setting)
     bind: pd.DataFrame  #: one row per GP fit: does the balance constraint bind, eps, convergence
-    summary: pd.DataFrame  #: mean ± std over the folds (the written table)
-
-    def write(self) -> None:
-        """Write ``figures/42_gaertner2005_table1``."""
-        write_table(self.summary, "42_gaertner2005_table1", float_format="%.4f")
+    #: mean ± std over the folds (written as ``42_gaertner2005_table1``)
+    summary: pd.DataFrame = table_field("gaertner2005_table1", float_format="%.4f", required=True)
+    PREFIX = "42_"
 
     def row(self, name, method):
         """The summary row of ``method`` on ``name``, or ``None``."""
@@ -244,16 +241,14 @@ def table1(profile: str = "full", seed: int = 0) -> Table1:
 
 
 @dataclass
-class Table2:
+class Table2(Result):
     """Table 2 (WebKB, inverse 10-fold CV): :func:`table2`."""
 
     protocol: Protocol
     folds: pd.DataFrame
-    summary: pd.DataFrame  #: the written table
-
-    def write(self) -> None:
-        """Write ``figures/42_gaertner2005_table2``."""
-        write_table(self.summary, "42_gaertner2005_table2", float_format="%.4f")
+    #: mean ± std over the folds (written as ``42_gaertner2005_table2``)
+    summary: pd.DataFrame = table_field("gaertner2005_table2", float_format="%.4f", required=True)
+    PREFIX = "42_"
 
 
 def table2(profile: str = "full", seed: int = 0) -> Table2:
@@ -294,15 +289,13 @@ def table2(profile: str = "full", seed: int = 0) -> Table2:
 
 
 @dataclass
-class Homophily:
+class Homophily(Result):
     """Why our WebKB cannot match (notebook 42 Sec. 3): :func:`webkb_homophily`."""
 
-    table: pd.DataFrame
     class_names: list
-
-    def write(self) -> None:
-        """Write ``figures/42_webkb_homophily``."""
-        write_table(self.table, "42_webkb_homophily", float_format="%.3f")
+    #: per university and graph (written as ``42_webkb_homophily``)
+    table: pd.DataFrame = table_field("webkb_homophily", float_format="%.3f", required=True)
+    PREFIX = "42_"
 
 
 def webkb_homophily(profile: str = "full") -> Homophily:
@@ -323,7 +316,7 @@ def webkb_homophily(profile: str = "full") -> Homophily:
                 "published error": PUBLISHED_T2.loc[uni, "error"] / 100,
                 "class shares": " / ".join(f"{x:.2f}" for x in share),
             })  # fmt: skip
-    return Homophily(pd.DataFrame(ev), list(g.class_names))
+    return Homophily(list(g.class_names), table=pd.DataFrame(ev))
 
 
 def solver_checks(seed: int = 0, tight_eps: float = HEADLINE.binding_eps) -> pd.DataFrame:
