@@ -11,7 +11,8 @@ kept with the paper's other templates), the values it quotes and the claims
   with ``sep`` (and ``last`` before the last item);
 * ``{claim?text if true|text if false}``: the branch the claim chooses (either
   may be empty, and may hold fields of its own);
-* ``$...$`` is math and copied as it is (its braces are not fields).
+* ``$...$`` is math and copied as it is (its braces are not fields);
+* ``{{`` and ``}}`` are a literal brace, as in :meth:`str.format` (in pairs inside a claim's branch).
 
 >>> r = Reading("SSLGC errs {err:.4f}, {below?below|above} GPA on {graphs*, * and }.",
 ...             dict(err=0.0756, graphs=["cora", "pubmed", "coauthor"]), dict(below=True))
@@ -19,6 +20,8 @@ kept with the paper's other templates), the values it quotes and the claims
 'SSLGC errs 0.0756, below GPA on cora, pubmed and coauthor.'
 >>> render("from {d:.2f} ($n_{\\text{any}}$)", dict(d=Span(0.1, 0.25)), {})
 'from 0.10 to 0.25 ($n_{\\text{any}}$)'
+>>> render("c in {{{grid:g*, }}}", dict(grid=[0.5, 1.0]), {})
+'c in {0.5, 1}'
 """
 
 from __future__ import annotations
@@ -71,13 +74,16 @@ class Reading:
 
 
 def _fields(template: str):
-    """Split ``template`` into literal text and ``{...}`` field bodies: ``(is_field, text)`` pairs."""
+    """Split ``template`` into literal text and ``{...}`` field bodies: ``(is_field, text)`` pairs (``{{``, ``}}``: a brace)."""
     out, i, n, start = [], 0, len(template), 0
     while i < n:
         c = template[i]
         if c == "$":
             j = template.find("$", i + 1)
             i = n if j < 0 else j + 1
+        elif template.startswith(("{{", "}}"), i):  # a literal brace
+            out.append((False, template[start:i] + c))
+            i = start = i + 2
         elif c == "{":
             out.append((False, template[start:i]))
             depth, j = 1, i + 1

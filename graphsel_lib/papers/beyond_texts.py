@@ -1,9 +1,10 @@
-r"""The readings of notebooks 34-35 (FastONL's relaxation learner) and 41 (the transductive peers) as templates.
+r"""The readings of notebooks 34-35 (FastONL's relaxation learner), 40 (zhang2006) and 41 (the transductive peers).
 
 Filled by :func:`graphsel_lib.course.prose.render`: one template per reading, and one per repeated item
 (a graph). The fields are ``{value:fmt}``, lists ``{values*sep}``, and ``{claim?words if true|words if
-false}``; ``$...$`` is math. The ``reading*`` methods of :mod:`graphsel_lib.papers.transductive_peers`
-and :mod:`graphsel_lib.papers.fastonl` compute the values and claims, never the words.
+false}``; ``$...$`` is math. The ``reading*`` methods of :mod:`graphsel_lib.papers.transductive_peers`,
+:mod:`graphsel_lib.papers.fastonl` and :mod:`graphsel_lib.papers.zhang2006` compute the values and claims,
+never the words.
 """
 
 from __future__ import annotations
@@ -114,6 +115,35 @@ TEMPLATES = {
         r"{dataset}: MSG {msg_labels:.1f} % of the labels at its smallest $h$, the margin rule "
         r"{margin_labels:.1f} % at its smallest $b$ ({msg_lower?MSG goes lower|the margin rule goes lower})"
     ),
+    # ------------------------------------------------------------------ zhang2006 (notebook 40)
+    "zhang2006.reading": (
+        r"{smoke?*Smoke profile: one pair, one label count, one split; the words follow the numbers but mean "
+        r"little.* |}**What this run shows** ({n_splits} split{many_splits?s} per cell, {n_cells} "
+        r"cell{many_cells?s}; the tables above are the authority):"
+        "\n\n"
+        r"* **The prior on log σ is essential at few labels.** With {lo_n} labels pure LOOHL (no prior) errs "
+        r"{pure_lo:.2f}–{pure_hi:.2f} across the pairs, regularised LOOHL at most {reg_max:.3f} (asserted "
+        r"above: lower on every pair). With a handful of labelled points the leave-one-out loss is driven to "
+        r"zero by degenerate bandwidths that cut unlabelled images off from every label (notebook 11)."
+        "\n"
+        r"* **Mean error over the {n_cells} cells:** {means*, }. Regularised LOOHL is below HEM σ₀ in "
+        r"{n_below} cells, above it in {n_above}, equal in {n_equal}; in {n_clear} of the {n_cells} cells the "
+        r"difference exceeds the larger of the two standard deviations over the splits{not_significant?, so "
+        r"with {n_splits} splits the ranking is not significant.|.}"
+        "{bad_split?\n"
+        r"* **One bad split.** On {bad_pair} with {bad_labels} labels the single bandwidth errs "
+        r"{bad_worst:.3f} on its worst split (mean {bad_mean:.4f}), regularised LOOHL at most {bad_loohl:.3f}.|}"
+        "\n"
+        r"* **Cross-validation picks σ₀.** On {picked} of {n_cv} splits the leave-one-out loss over "
+        r"c ∈ {{{c_grid:g*, }}} is smallest at c = 1, so HEM CV and HEM σ₀ differ by at most {same_cv:.4f} in "
+        r"any cell. σ₀ = d₀/3 is {sigma0_best?the best c of the grid|not the best c} on every pair: averaged "
+        r"over label counts and splits, HEM's test error at c = 1 is {at_sigma0*, }, at the best other c of "
+        r"the grid {best_other:.3f*, }."
+        "\n"
+        r"* **No published comparison**: zhang2006's experiments are in the part of the paper our copy lacks."
+    ),
+    "zhang2006.reading.mean": r"{method} {error:.4f}",
+    "zhang2006.reading.at_sigma0": r"{error:.3f} ({pair})",
 }
 
 
@@ -121,6 +151,6 @@ def reading(key: str, claims: dict | None = None, **values) -> Reading:
     """The :class:`~graphsel_lib.course.prose.Reading` of template ``key`` with these ``values`` and ``claims``."""
     if key not in TEMPLATES:
         raise KeyError(
-            f"no reading {key!r} for notebooks 34, 35 and 41; the templates are: {', '.join(TEMPLATES)}"
+            f"no reading {key!r} for notebooks 34, 35, 40 and 41; the templates are: {', '.join(TEMPLATES)}"
         )
     return Reading(TEMPLATES[key], values, dict(claims or {}), name=f"beyond {key}")

@@ -7,7 +7,8 @@ against the number of labels, for one bandwidth (HEM sigma0, HEM CV) and learned
 bandwidths (MinEnt; LOOHL, Sec. 3, with and without our prior on log sigma). The protocol
 (:func:`protocol`), the headline reading (:data:`HEADLINE`), the run (:func:`error_vs_labels`,
 returning :class:`ErrorVsLabels`, which writes ``figures/40_zhang2006_error_vs_labels``, checks and
-renders its reading) and the figure (:func:`draw_error_vs_labels`).
+returns its reading as a :class:`~graphsel_lib.course.prose.Reading`, templates in
+:mod:`graphsel_lib.papers.beyond_texts`) and the figure (:func:`draw_error_vs_labels`).
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from sklearn.datasets import load_digits
 
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
+from graphsel_lib.course.prose import Reading
+from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
 from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
 
 __all__ = [
+    "BAD_SPLIT_CELL",
     "HEADLINE",
     "METHODS",
     "PUBLISHED",
@@ -43,6 +47,8 @@ __all__ = [
 PUBLISHED = pd.DataFrame(columns=["pair", "labels", "method", "error"])
 #: The methods of notebook 40, in the order of the table and the figure.
 METHODS = ("HEM σ₀", "HEM CV", "MinEnt", "LOOHL", "LOOHL (pure)")
+#: The (pair, labels) cell whose worst split the full profile's reading quotes (HEM σ₀ near chance there).
+BAD_SPLIT_CELL = ("3 vs 8", 8)
 
 
 @dataclass(frozen=True)
@@ -217,63 +223,60 @@ class ErrorVsLabels(Result):
             self.grid.to_string(float_format=lambda x: f"{x:.4f}"),
         ])  # fmt: skip
 
-    def reading(self) -> str:
-        """Sec. 4: what the run shows, rendered from the tables."""
-        p, res, summary, piv, grid = self.protocol, self.runs, self.summary, self.errors, self.grid
-        n_splits, lo_n = p.n_splits, min(p.n_labels)
+    def reading(self) -> Reading:
+        """Sec. 4: what the run shows, from the tables (template ``zhang2006.reading``)."""
+        p, res, piv, grid = self.protocol, self.runs, self.errors, self.grid
         small = self.smallest
-        pure_small, reg_small = small["LOOHL (pure)"], small["LOOHL"]
-        order = piv.mean().sort_values()
-        std_piv = summary.fillna({"error_std": 0.0}).pivot_table(
+        std_piv = self.summary.fillna({"error_std": 0.0}).pivot_table(
             index=["pair", "labels"], columns="method", values="error_std"
         )
         d = piv["LOOHL"] - piv["HEM σ₀"]
         clear = (d.abs() > np.maximum(std_piv["LOOHL"], std_piv["HEM σ₀"]).fillna(0)) & (d != 0)
-        per_split = res.pivot_table(index=["pair", "labels", "split"], columns="method", values="error")
-        same_cv = float((piv["HEM CV"] - piv["HEM σ₀"]).abs().max())
-        n_cells = len(piv)
-        picked = self.chosen_c.get("c=1", 0)
-        lines = [
-            ("*Smoke profile: one pair, one label count, one split; the words follow the numbers but mean little.* "
-             if p.smoke else "")
-            + f"**What this run shows** ({n_splits} split{'s' if n_splits > 1 else ''} per cell, {n_cells} "
-            f"cell{'s' if n_cells > 1 else ''}; the tables above are the authority):",
-            "",
-            f"* **The prior on log σ is essential at few labels.** With {lo_n} labels pure LOOHL (no prior) errs "
-            f"{pure_small.min():.2f}–{pure_small.max():.2f} across the pairs, regularised LOOHL at most "
-            f"{reg_small.max():.3f} (asserted above: lower on every pair). With a handful of labelled points the "
-            "leave-one-out loss is driven to zero by degenerate bandwidths that cut unlabelled images off from every "
-            "label (notebook 11).",
-            f"* **Mean error over the {n_cells} cells:** "
-            + ", ".join(f"{m} {v:.4f}" for m, v in order.items())
-            + f". Regularised LOOHL is below HEM σ₀ in {int((d < 0).sum())} cells, above it in {int((d > 0).sum())}, "
-            f"equal in {int((d == 0).sum())}; in {int(clear.sum())} of the {n_cells} cells the difference exceeds the "
-            "larger of the two standard deviations over the splits"
-            + (f", so with {n_splits} splits the ranking is not significant." if clear.sum() <= n_cells / 2 else "."),
-        ]  # fmt: skip
-        if not p.smoke:
-            p38 = per_split.loc[("3 vs 8", 8)]
-            lines.append(
-                f"* **One bad split.** On 3 vs 8 with 8 labels the single bandwidth errs {p38['HEM σ₀'].max():.3f} on "
-                f"its worst split (mean {piv.loc[('3 vs 8', 8), 'HEM σ₀']:.4f}), regularised LOOHL at most "
-                f"{p38['LOOHL'].max():.3f}."
+        grid_other = grid.drop(columns=1.0).min(axis=1)  # HEM at the best c of the grid but c = 1
+        values = dict(
+            n_splits=p.n_splits,
+            n_cells=len(piv),
+            lo_n=min(p.n_labels),
+            pure_lo=small["LOOHL (pure)"].min(),
+            pure_hi=small["LOOHL (pure)"].max(),
+            reg_max=small["LOOHL"].max(),
+            means=[
+                reading("zhang2006.reading.mean", method=m, error=v)
+                for m, v in piv.mean().sort_values().items()
+            ],
+            n_below=int((d < 0).sum()),
+            n_above=int((d > 0).sum()),
+            n_equal=int((d == 0).sum()),
+            n_clear=int(clear.sum()),
+            picked=int(self.chosen_c.get("c=1", 0)),
+            n_cv=int((res.method == "HEM CV").sum()),
+            c_grid=p.c_grid,
+            same_cv=float((piv["HEM CV"] - piv["HEM σ₀"]).abs().max()),
+            at_sigma0=[
+                reading("zhang2006.reading.at_sigma0", pair=q, error=grid.loc[q, 1.0]) for q in grid.index
+            ],
+            best_other=list(grid_other),
+        )
+        claims = dict(
+            smoke=p.smoke,
+            many_splits=p.n_splits > 1,
+            many_cells=len(piv) > 1,
+            not_significant=bool(clear.sum() <= len(piv) / 2),
+            bad_split=not p.smoke,
+            sigma0_best=bool((grid[1.0] < grid_other).all()),
+        )
+        if not p.smoke:  # the cell of notebook 40's worst single split of HEM σ₀
+            pair, labels = BAD_SPLIT_CELL
+            per_split = res.pivot_table(index=["pair", "labels", "split"], columns="method", values="error")
+            worst = per_split.loc[BAD_SPLIT_CELL]
+            values.update(
+                bad_pair=pair,
+                bad_labels=labels,
+                bad_worst=worst["HEM σ₀"].max(),
+                bad_mean=piv.loc[BAD_SPLIT_CELL, "HEM σ₀"],
+                bad_loohl=worst["LOOHL"].max(),
             )
-        grid_lo = grid.drop(columns=1.0).min(axis=1)
-        best = (grid[1.0] < grid_lo).all()
-        lines += [
-            f"* **Cross-validation picks σ₀.** On {picked} of {len(res[res.method == 'HEM CV'])} splits the "
-            f"leave-one-out loss over c ∈ {{{', '.join(f'{c:g}' for c in p.c_grid)}}} is smallest at c = 1, so HEM "
-            f"CV and HEM σ₀ differ by at most {same_cv:.4f} in any cell. "
-            + ("σ₀ = d₀/3 is the best c of the grid on every pair" if best
-               else "σ₀ = d₀/3 is not the best c on every pair")
-            + ": averaged over label counts and splits, HEM's test error at c = 1 is "
-            + ", ".join(f"{grid.loc[q, 1.0]:.3f} ({q})" for q in grid.index)
-            + ", at the best other c of the grid "
-            + ", ".join(f"{grid_lo[q]:.3f}" for q in grid.index)
-            + ".",
-            "* **No published comparison**: zhang2006's experiments are in the part of the paper our copy lacks.",
-        ]  # fmt: skip
-        return "\n".join(lines)
+        return reading("zhang2006.reading", claims, **values)
 
 
 def error_vs_labels(profile: str = "full", seed: int = 0) -> ErrorVsLabels:

@@ -8,7 +8,7 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016
+from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016, zhang2006
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 from graphsel_lib.papers.yang2016 import texts as yang_texts
 
@@ -25,6 +25,7 @@ def test_values_claims_lists_and_math():
     assert render("{items*; }", dict(items=items), {}) == "x=1; y=0.5"
     assert render("{xs*, * and }|{ys*, * and }", dict(xs=["a"], ys=[]), {}) == "a|"
     assert render("{s:.2f}", dict(s=Span(0.101, 0.104)), {}) == "0.10"  # one value when both print the same
+    assert render("c in {{{c:g*, }}}{ok?, {{x}}|}", dict(c=[0.5, 1.0]), dict(ok=True)) == "c in {0.5, 1}, {x}"
 
 
 def test_unknown_value_or_claim_names_the_missing_key_and_the_fix():
@@ -84,13 +85,15 @@ def test_every_beyond_template_parses(key):
 
 
 def test_beyond_readings_assemble_no_prose():
-    """Notebooks 34, 35 and 41: the reading methods of transductive_peers and fastonl compute values, not words."""
+    """Notebooks 34, 35, 40 and 41: the reading methods of transductive_peers, fastonl and zhang2006 compute
+    values, not words."""
     tp, fo = transductive_peers, fastonl
     converted = [tp.Agreement.reading, tp.Peers.reading_intro, tp.Peers.reading_truncated, tp.Collapse.reading,
-                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective]  # fmt: skip
+                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective,
+                 zhang2006.ErrorVsLabels.reading]  # fmt: skip
     found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
-    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35 and 41"):
+    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35, 40 and 41"):
         beyond_texts.reading("nope")
 
 

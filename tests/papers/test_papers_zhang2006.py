@@ -64,8 +64,18 @@ def test_error_vs_labels_smoke(run, figures):
     run.write()
     assert (figures / "40_zhang2006_error_vs_labels.csv").is_file()
     assert "HEM CV - HEM σ₀" in run.check()
-    text = run.reading()
+    text = run.reading().render()
     assert "Smoke profile" in text and "No published comparison" in text
+
+
+def test_reading_claims(run):
+    """Notebook 40 Sec. 3 at smoke (hold for seeds 0-2): CV picks sigma0 on the split, so HEM CV is HEM σ₀."""
+    read = run.reading()
+    assert read.claims["smoke"] and not read.claims["bad_split"]  # the full profile's 3 vs 8 cell is not run
+    assert read.values["picked"] == read.values["n_cv"] == 1 and read.values["same_cv"] == 0
+    means = read.values["means"]  # every method, the mean errors in ascending order
+    assert {m.values["method"] for m in means} == set(zh.METHODS)
+    assert all(a.values["error"] <= b.values["error"] for a, b in zip(means, means[1:], strict=False))
 
 
 def test_error_vs_labels_is_deterministic(run):
