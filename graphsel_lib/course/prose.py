@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Reading", "Span", "render"]
+__all__ = ["Reading", "Span", "render", "templated_reading"]
 
 _CLAIM = re.compile(r"(\w+)\?(.*)", re.S)
 _VALUE = re.compile(r"(\w+)(?::([^*]*))?(?:\*([^*]*)(?:\*(.*))?)?", re.S)
@@ -121,6 +121,21 @@ def _split_branches(body: str) -> tuple[str, str]:
 
 def _item(v, fmt: str) -> str:
     return v.render() if isinstance(v, Reading) else format(v, fmt)
+
+
+def templated_reading(
+    templates: Mapping[str, str], key: str, claims, values, *, missing: str, name: str
+) -> Reading:
+    """The :class:`Reading` of ``templates[key]`` with ``values`` and ``claims``, named ``name key``.
+
+    An unknown ``key`` is a ``KeyError`` that starts with ``missing`` (filled with ``key``) and lists the templates.
+
+    >>> templated_reading({"a": "x {v}"}, "a", None, {"v": 1}, missing="no reading {key!r}", name="p").render()
+    'x 1'
+    """
+    if key not in templates:
+        raise KeyError(f"{missing.format(key=key)}; the templates are: {', '.join(templates)}")
+    return Reading(templates[key], values, dict(claims or {}), name=f"{name} {key}")
 
 
 def render(

@@ -9,7 +9,7 @@ never the words.
 
 from __future__ import annotations
 
-from graphsel_lib.course.prose import Reading
+from graphsel_lib.course.prose import Reading, templated_reading
 
 __all__ = ["TEMPLATES", "reading"]
 
@@ -149,8 +149,5 @@ TEMPLATES = {
 
 def reading(key: str, claims: dict | None = None, **values) -> Reading:
     """The :class:`~graphsel_lib.course.prose.Reading` of template ``key`` with these ``values`` and ``claims``."""
-    if key not in TEMPLATES:
-        raise KeyError(
-            f"no reading {key!r} for notebooks 34, 35, 40 and 41; the templates are: {', '.join(TEMPLATES)}"
-        )
-    return Reading(TEMPLATES[key], values, dict(claims or {}), name=f"beyond {key}")
+    missing = "no reading {key!r} for notebooks 34, 35, 40 and 41"
+    return templated_reading(TEMPLATES, key, claims, values, missing=missing, name="beyond")

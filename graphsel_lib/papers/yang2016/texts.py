@@ -7,7 +7,7 @@ math. Each result's ``reading*`` method computes the values and claims, never th
 
 from __future__ import annotations
 
-from graphsel_lib.course.prose import Reading
+from graphsel_lib.course.prose import Reading, templated_reading
 
 __all__ = ["TEMPLATES", "reading"]
 
@@ -206,6 +206,6 @@ TEMPLATES = {
 
 def reading(key: str, claims: dict | None = None, **values) -> Reading:
     """The :class:`~graphsel_lib.course.prose.Reading` of template ``key`` with these ``values`` and ``claims``."""
-    if key not in TEMPLATES:
-        raise KeyError(f"no yang2016 reading {key!r}; the templates are: {', '.join(TEMPLATES)}")
-    return Reading(TEMPLATES[key], values, dict(claims or {}), name=f"yang2016 {key}")
+    return templated_reading(
+        TEMPLATES, key, claims, values, missing="no yang2016 reading {key!r}", name="yang2016"
+    )
