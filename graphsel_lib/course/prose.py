@@ -5,7 +5,7 @@ kept with the paper's other templates), the values it quotes and the claims
 (named booleans) that choose its words. :func:`render` fills the template:
 
 * ``{name}`` or ``{name:fmt}``: a value, through ``format(value, fmt)``; a
-  :class:`Span` prints ``lo to hi`` (once when both print the same); a
+  :class:`Span` prints ``lo to hi`` (or ``lo–hi``; once when both print the same); a
   :class:`Reading` renders itself;
 * ``{name*sep}`` or ``{name:fmt*sep*last}``: a list, each item as above, joined
   with ``sep`` (and ``last`` before the last item);
@@ -41,14 +41,16 @@ _VALUE = re.compile(r"(\w+)(?::([^*]*))?(?:\*([^*]*)(?:\*(.*))?)?", re.S)
 
 @dataclass(frozen=True)
 class Span:
-    """A range quoted as ``lo to hi`` in the field's format, or one value when both print the same."""
+    """A range quoted as ``lo to hi`` (``sep`` between them) in the field's format, or one value when both
+    print the same."""
 
     lo: float
     hi: float
+    sep: str = " to "  #: ``"–"`` for a compact range (``0.42–0.59``)
 
     def __format__(self, fmt: str) -> str:
         a, b = format(self.lo, fmt), format(self.hi, fmt)
-        return a if a == b else f"{a} to {b}"
+        return a if a == b else f"{a}{self.sep}{b}"
 
 
 @dataclass(frozen=True)
