@@ -8,7 +8,8 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016, zhang2006
+from graphsel_lib.papers import beyond_texts, fastonl, gaertner2005, transductive_peers, yang2016, zhang2006
+from graphsel_lib.papers.gaertner2005 import texts as gaertner_texts
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 from graphsel_lib.papers.yang2016 import texts as yang_texts
 
@@ -25,6 +26,7 @@ def test_values_claims_lists_and_math():
     assert render("{items*; }", dict(items=items), {}) == "x=1; y=0.5"
     assert render("{xs*, * and }|{ys*, * and }", dict(xs=["a"], ys=[]), {}) == "a|"
     assert render("{s:.2f}", dict(s=Span(0.101, 0.104)), {}) == "0.10"  # one value when both print the same
+    assert render("{s:.2f}", dict(s=Span(0.42, 0.59, "–")), {}) == "0.42–0.59"
     assert render("c in {{{c:g*, }}}{ok?, {{x}}|}", dict(c=[0.5, 1.0]), dict(ok=True)) == "c in {0.5, 1}, {x}"
 
 
@@ -121,3 +123,21 @@ def test_yang2016_readings_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no yang2016 reading 'nope'"):
         yang_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(gaertner_texts.TEMPLATES))
+def test_every_gaertner2005_template_parses(key):
+    assert prose._fields(gaertner_texts.TEMPLATES[key])
+
+
+def test_gaertner2005_readings_assemble_no_prose():
+    """Notebooks 42 and 43: the reading functions of gaertner2005 (and the helpers that build their items)
+    compute values and claims, not words."""
+    g = gaertner2005
+    converted = [g.readings.reading_tables, g.readings._verdicts, g.readings._range, g.comparison.reading_assignments,
+                 g.comparison.moves, g.comparison.reading_transduction, g.published.published_t1_markdown,
+                 g.Scaling.reading]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no gaertner2005 reading 'nope'"):
+        gaertner_texts.reading("nope")

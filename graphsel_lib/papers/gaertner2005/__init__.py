@@ -4,8 +4,10 @@ The published numbers as data (:data:`PUBLISHED_T1`, :data:`PUBLISHED_T2`,
 :data:`PUBLISHED_EPINIONS`), the protocols (:func:`protocol` for notebook 42, :func:`scaling_protocol` for
 notebook 43), the headline reading (:data:`HEADLINE`), one function per table or figure that returns its
 data (:func:`table1`, :func:`table2`, :func:`webkb_homophily`, :func:`solver_checks`, :func:`vs_published`,
-:func:`transduction_vs_induction`, :func:`scaling`), the readings (:func:`reading_tables`,
-:meth:`Scaling.reading`) and the figures (:func:`draw_tables`, :func:`draw_scaling`). Every result object
+:func:`transduction_vs_induction`, :func:`scaling`), the readings as
+:class:`~graphsel_lib.course.prose.Reading` values and claims (:func:`published_t1_markdown`,
+:func:`reading_transduction`, :func:`reading_tables`, :meth:`Scaling.reading`; their words in
+:mod:`~graphsel_lib.papers.gaertner2005.texts`) and the figures (:func:`draw_tables`, :func:`draw_scaling`). Every result object
 writes its tables (``.write()``) under the names the notebooks always used (``figures/42_*``, ``43_*``).
 The method itself is :func:`graphsel_lib.transductive.transductive_gp` (notebook 12 derives it).
 """

@@ -9,11 +9,13 @@ import pandas as pd
 
 from graphsel_lib.collection import scorecard
 from graphsel_lib.collection.tables import write_table
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.papers import gaertner2005_table1 as t1r
 from graphsel_lib.papers.common import span
 
 from .published import FOUR, HEADLINE, PUBLISHED_T1, PUBLISHED_T2, _pub_t1
 from .tables import T1M, Homophily, Table1, Table2
+from .texts import reading
 
 
 def vs_published(t1: Table1, t2: Table2, ev: Homophily) -> pd.DataFrame:
@@ -118,24 +120,48 @@ def write_table1_readings(rt: pd.DataFrame) -> None:
     write_table(rt, t1r.READINGS_TABLE, float_format="%.4f")
 
 
-def reading_assignments(rt: pd.DataFrame) -> str:
-    """The Table 1 verdicts over the readings (headline methods), in words: which cells agree."""
+def reading_assignments(rt: pd.DataFrame) -> Reading:
+    """The Table 1 verdicts over the readings (headline methods): which cells agree (template ``assignments``)."""
     grid = t1r.verdict_grid(rt)
-    if grid.empty:
-        return "* **Table 1 readings.** No compared cell in this run."
-    dep = grid[grid["over the readings"] == "reading-dependent"]
-    settled = grid[grid["over the readings"] != "reading-dependent"]
-    counts = settled["over the readings"].value_counts()
-    return (
-        f"* **Table 1 readings.** Of our {len(grid)} compared cells (both GP columns, headline methods), "
-        f"{len(settled)} get one verdict under all {len(t1r.READINGS)} readings ("
-        + ", ".join(f"{v} {k}" for k, v in counts.items())
-        + f") and {len(dep)} {'is' if len(dep) == 1 else 'are'} reading-dependent"
-        + (" (" + ", ".join(f"{row} {col}: " + " / ".join(r[n] for n in grid.columns[:-1])
-                            for (row, col), r in dep.iterrows()) + ")" if len(dep) else "")
-        + "; a reading-dependent cell gets no verdict of its own in the scorecard "
-        "(`42_gaertner2005_table1_readings`)."
-    )  # fmt: skip
+    over = grid["over the readings"]
+    dep = grid[over == "reading-dependent"]
+    counts = over[over != "reading-dependent"].value_counts()
+    values = dict(
+        n_cells=len(grid),
+        n_settled=int(counts.sum()),
+        n_readings=len(t1r.READINGS),
+        counts=[reading("assignments.count", count=n, verdict=v) for v, n in counts.items()],
+        n_dependent=len(dep),
+        dependent=[
+            reading("assignments.dependent", row=row, column=col, verdicts=list(r.iloc[:-1]))
+            for (row, col), r in dep.iterrows()
+        ],
+    )
+    claims = dict(compared=not grid.empty, one_dependent=len(dep) == 1, any_dependent=len(dep) > 0)
+    return reading("assignments", claims, **values)
+
+
+def moves(before: pd.Series, after: pd.Series, relative: pd.Series | None = None) -> Reading:
+    """Where ``after`` falls below ``before`` (each fall quoted, with ``relative`` if given), stays equal
+    (within 1e-12) or rises, per data set of the common index (template ``moves``)."""
+    d = after - before
+    down, flat = d < -1e-12, d.abs() <= 1e-12
+    up = ~down & ~flat
+    falls = [
+        reading("moves.fall", dict(relative=relative is not None), dataset=_short(k), before=before[k],
+                after=after[k], reduction=np.nan if relative is None else relative[k])
+        for k in d.index[down]
+    ]  # fmt: skip
+    flat_names, up_names = [_short(k) for k in d.index[flat]], [_short(k) for k in d.index[up]]
+    values = dict(n_down=int(down.sum()), n_sets=len(d), down=falls, n_flat=int(flat.sum()), flat=flat_names,
+                  up=up_names)  # fmt: skip
+    claims = dict(any_down=bool(down.any()), any_flat=bool(flat.any()), any_up=bool(up.any()))
+    return reading("moves", claims, **values)
+
+
+def _short(dataset: str) -> str:
+    """A data set's name without its collection prefix (``uci-wine`` -> ``wine``)."""
+    return dataset.replace("uci-", "").replace("webkb-", "")
 
 
 def transduction_vs_induction(t1: Table1) -> pd.DataFrame:
@@ -149,6 +175,7 @@ def transduction_vs_induction(t1: Table1) -> pd.DataFrame:
     """
     p, errors, b = t1.protocol, t1.errors, t1.bind
     pub = _pub_t1()
+    tight_error, tight_binds = _tight_columns(p.tight_eps)
     rows = []
     for name in [
         d
@@ -164,8 +191,8 @@ def transduction_vs_induction(t1: Table1) -> pd.DataFrame:
             "dataset": name, "folds": len(tight), "inductive GP": ind, "transductive GP (tail bound)": e[T1M["rbf"]],
             "tail-bound eps": span(tail.eps.min(), tail.eps.max(), ".3f"),
             "tail bound binds (folds)": int(tail.binds.sum()),
-            f"transductive GP (eps={p.tight_eps:g})": tgt,
-            f"eps={p.tight_eps:g} binds (folds)": int(tight.binds.sum()),
+            tight_error: tgt,
+            tight_binds: int(tight.binds.sum()),
             "predictions changed": int(tight["changed vs inductive"].sum()),
             "test points": int(tight["test points"].sum()),
             "max |test - train share|": float(tight["share gap"].max()),
@@ -175,47 +202,40 @@ def transduction_vs_induction(t1: Table1) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _tight_columns(tight_eps: float) -> tuple[str, str]:
+    """The columns of :func:`transduction_vs_induction` at the binding interval: its error, its binding folds."""
+    return f"transductive GP (eps={tight_eps:g})", f"eps={tight_eps:g} binds (folds)"
+
+
 def write_transduction_vs_induction(tvi: pd.DataFrame) -> None:
     """Write ``figures/42_transduction_vs_induction``."""
     write_table(tvi, "42_transduction_vs_induction", float_format="%.4f", na_rep="-")
 
 
-def reading_transduction(tvi: pd.DataFrame, tight_eps: float = HEADLINE.binding_eps) -> str:
-    """Notebook 42 Sec. 6: what the binding constraint did, rendered from :func:`transduction_vs_induction`."""
-    col = f"transductive GP (eps={tight_eps:g})"
-    red = tvi["relative reduction"]
-    down, up = tvi[red > 1e-12], tvi[red < -1e-12]
-    flat = tvi[red.abs() <= 1e-12]
-    pub = tvi["published relative reduction"].dropna()
-    bind_col = f"eps={tight_eps:g} binds (folds)"
-    gap = tvi["max |test - train share|"]
-    same = bool((tvi["transductive GP (tail bound)"] == tvi["inductive GP"]).all())
-    return (
-        f"**What the constraint did.** At the tail-bound interval it binds in {int(tvi['tail bound binds (folds)'].sum())} "
-        f"of {int(tvi.folds.sum())} fits, and the transductive GP "
-        + (
-            "returns the inductive GP's errors on every set. "
-            if same
-            else "differs from the inductive GP on some set. "
-        )
-        + "At "
-        f"$r^\\pm = \\hat p_{{train}} \\pm {tight_eps:g}$ it binds in {int(tvi[bind_col].sum())} of "
-        f"{int(tvi.folds.sum())} fits and changes {int(tvi['predictions changed'].sum())} of "
-        f"{int(tvi['test points'].sum())} test predictions; the error falls on {len(down)} of {len(tvi)} sets ("
-        + ", ".join(
-            f"{r.dataset.replace('uci-', '')} {r['inductive GP']:.3f} → {r[col]:.3f} ({r['relative reduction']:.0%})"
-            for _, r in down.iterrows()
-        )  # fmt: skip
-        + f"), is unchanged on {len(flat)}"
-        + (f" ({', '.join(d.replace('uci-', '') for d in flat.dataset)})" if len(flat) else "")
-        + (f" and rises on {', '.join(d.replace('uci-', '') for d in up.dataset)}" if len(up) else "")
-        + f". Median relative reduction {red.median():.0%} (mean {red.mean():.0%})"
-        + (f"; the paper's readable rows give {pub.min():.0%} to {pub.max():.0%}" if len(pub) else "")
-        + ". Where it binds, the constraint moves test points across the decision boundary toward the class "
-        "shares of the training folds; it does not use the labels of the test points. But it is not information "
-        "from the unlabelled points alone: the folds are stratified, so the class shares of a test fold are within "
-        f"{span(gap.min(), gap.max(), '.3f')} of those of its training folds (largest gap per set), and an interval "
-        f"of half-width {tight_eps:g} around them tells the GP close to the true class counts of the test fold, "
-        "which the inductive GP does not use. The paper's interval is not given; ours is chosen to bind, not "
-        "tuned, so these reductions show what the constraint can do, not what the paper measured.\n"
+def reading_transduction(tvi: pd.DataFrame, tight_eps: float = HEADLINE.binding_eps) -> Reading:
+    """Notebook 42 Sec. 6: what the binding constraint did, from :func:`transduction_vs_induction`
+    (template ``transduction``)."""
+    t, (error, binds) = tvi.set_index("dataset"), _tight_columns(tight_eps)
+    red, pub, gap = (
+        t["relative reduction"],
+        t["published relative reduction"].dropna(),
+        t["max |test - train share|"],
     )
+    values = dict(
+        tail_binds=int(t["tail bound binds (folds)"].sum()),
+        fits=int(t.folds.sum()),
+        tight_eps=tight_eps,
+        tight_binds=int(t[binds].sum()),
+        changed=int(t["predictions changed"].sum()),
+        test_points=int(t["test points"].sum()),
+        moves=moves(t["inductive GP"], t[error], red),
+        median=red.median(),
+        mean=red.mean(),
+        pub_lo=pub.min(),
+        pub_hi=pub.max(),
+        gap=Span(gap.min(), gap.max()),
+    )
+    claims = dict(
+        same=bool((t["transductive GP (tail bound)"] == t["inductive GP"]).all()), published=len(pub) > 0
+    )
+    return reading("transduction", claims, **values)

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers import gaertner2005_table1 as t1r
+
+from .texts import reading
 
 # --------------------------------------------------------------------------- the published numbers
 #: gaertner2005 Table 1 at the headline reading of our garbled extraction (error in %, mean ± std over 10 folds;
@@ -55,9 +58,9 @@ def published_t1_frame() -> pd.DataFrame:
     """Table 1 under every candidate reading (one column of ``ind. / transd.`` cells per reading, %)."""
     agree = t1r.agreement()
     out = t1r.ROWS[["row", "inst", "attr"]].rename(columns={"inst": "#inst", "attr": "#attr"})
-    for reading in t1r.READINGS:
-        a = t1r.assignment(reading.name)
-        out[reading.name] = [f"{_cell_text(r.ind, r.ind_std)} / {_cell_text(r.transd, r.transd_std)}"
+    for extraction in t1r.READINGS:
+        a = t1r.assignment(extraction.name)
+        out[extraction.name] = [f"{_cell_text(r.ind, r.ind_std)} / {_cell_text(r.transd, r.transd_std)}"
                              for r in a.itertuples()]  # fmt: skip
     out["cells agree"] = ["both" if agree.loc[r].all() else "no" for r in out.row]
     return out
@@ -71,32 +74,31 @@ OURS_NOTE = {
 }
 
 
-def published_t1_markdown() -> str:
+def published_t1_markdown() -> Reading:
     """Table 1 under every candidate reading as the Markdown table of notebook 42 (ind. / **transd.**, %;
-    a cell the readings disagree on in italics), then each reading's argument."""
+    a cell the readings disagree on in italics), then each reading's argument (template ``published_t1``)."""
     agree = t1r.agreement()
-    names = [r.name for r in t1r.READINGS]
-    lines = ["| row (paper) | #inst / #attr | S3VM-MIP | " + " | ".join(names) + " | our dataset |",
-             "|---" * (len(names) + 4) + "|"]  # fmt: skip
-    frames = [t1r.assignment(n).set_index("row") for n in names]
+    frames = [t1r.assignment(r.name).set_index("row") for r in t1r.READINGS]
+    rows = []
     for r in t1r.ROWS.itertuples():
-        cells = []
-        for a in frames:
-            ind, tr = (
-                _cell_text(a.loc[r.row, "ind"], a.loc[r.row, "ind_std"]),
-                _cell_text(a.loc[r.row, "transd"], a.loc[r.row, "transd_std"]),
-            )
-            ind = ind if agree.loc[r.row, "ind. GP"] else f"*{ind}*"
-            tr = f"**{tr}**" if agree.loc[r.row, "transd. GP"] else f"***{tr}***"
-            cells.append(f"{ind} / {tr}")
-        s3 = "—" if np.isnan(r.s3vm_mip) else f"{r.s3vm_mip}"
-        lines.append(f"| {r.row} | {r.inst} / {r.attr} | {s3} | " + " | ".join(cells)
-                     + f" | {OURS_NOTE.get(r.row, f'`{r.ours}`')} |")  # fmt: skip
-    lines.append("")
-    lines += [
-        f"* **{r.name}**{' (headline)' if r.name == t1r.HEADLINE else ''}: {r.why}." for r in t1r.READINGS
+        ind_agrees, transd_agrees = (bool(agree.loc[r.row, c]) for c in t1r.COLUMNS)
+        cells = [
+            reading("published_t1.cell", dict(ind_agrees=ind_agrees, transd_agrees=transd_agrees),
+                    ind=_cell_text(a.loc[r.row, "ind"], a.loc[r.row, "ind_std"]),
+                    transd=_cell_text(a.loc[r.row, "transd"], a.loc[r.row, "transd_std"]))
+            for a in frames
+        ]  # fmt: skip
+        rows.append(reading("published_t1.row", dict(has_s3vm=not np.isnan(r.s3vm_mip), noted=r.row in OURS_NOTE),
+                            row=r.row, inst=r.inst, attr=r.attr, s3vm=r.s3vm_mip, cells=cells,
+                            note=OURS_NOTE.get(r.row), ours=r.ours))  # fmt: skip
+    arguments = [
+        reading("published_t1.argument", dict(headline=r.name == t1r.HEADLINE), name=r.name, why=r.why)
+        for r in t1r.READINGS
     ]
-    return "\n".join(lines)
+    names = [r.name for r in t1r.READINGS]
+    return reading(
+        "published_t1", readings=names, rule=["---"] * (len(names) + 4), rows=rows, arguments=arguments
+    )
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,13 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting, scorecard
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.papers import gaertner2005_table1 as t1r
 
-from .comparison import reading_assignments, table1_readings
+from .comparison import _short, moves, reading_assignments, table1_readings
 from .published import FOUR, PUBLISHED_T1, PUBLISHED_T2, _pub_t1
 from .tables import T1M, Homophily, Table1, Table2
+from .texts import reading
 
 
 def draw_tables(t1: Table1, t2: Table2, ev: Homophily):
@@ -99,123 +101,115 @@ def check_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> str
     )
 
 
-def _rng(v, fmt=".3f"):
+def _range(v) -> Span:
+    """The finite values of ``v`` as a compact range (``0.42–0.59``, one value when both ends print the same)."""
     v = np.asarray(list(v), float)
     v = v[np.isfinite(v)]
     if v.size == 0:
-        return "—"
-    return f"{v.min():{fmt}}" if np.isclose(v.min(), v.max()) else f"{v.min():{fmt}}–{v.max():{fmt}}"
+        raise ValueError("a range of no finite value: the reading quotes a column this run did not fill")
+    return Span(v.min(), v.max(), "–")
 
 
-def _short(d):
-    return d.replace("uci-", "").replace("webkb-", "")
-
-
-def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> str:
-    """Notebook 42 Sec. 7: the reading of Tables 1 and 2, rendered from this run's tables."""
-    p = t1.protocol
-    tight = p.tight
-    cmp1 = vs[vs.setting.str.startswith("Table 1") & (vs.verdict != "not available")]
-    out = ["(Every number below is this run's; the tables above are the authority.)", ""]
-    if p.smoke:
-        out.insert(0, "*Smoke profile: two folds of two UCI sets and Cornell only; the words follow the numbers "
-                      "but mean little.*\n")  # fmt: skip
-
-    def verdicts(method):
-        c = cmp1[cmp1.method == method]
-        if c.empty:
-            return "no compared row in this run"
-        counts = c.verdict.value_counts()
-        text = (", ".join(f"{w} on {int(counts.get(w, 0))}" for w in ("reproduced", "close", "differs"))
-                + f" of the {len(c)} compared rows (differences {c.difference.min():+.3f} to "
-                f"{c.difference.max():+.3f})")  # fmt: skip
-        bad = c[c.verdict == "differs"]
-        if len(bad):
-            text += "; differs on " + ", ".join(
-                f"{_short(r.dataset)} ({r.ours:.3f} vs {r.published:.3f}, {'worse' if r.difference > 0 else 'better'})"
-                for r in bad.itertuples())  # fmt: skip
-        return text
-
-    s1 = t1.summary
-    out.append(f"* **Table 1, transd. GP column.** With the RBF kernel our transductive GP is {verdicts(T1M['rbf'])}; "
-               f"with our k-NN graph kernel it is {verdicts(T1M['knn'])}. The words are the scorecard's: "
-               f"*differs* beyond {t1r.TOLERANCE:g}, *close* within it but more than {scorecard.Z_LIMIT:g} standard errors "
-               "apart (both "
-               "spreads), *reproduced* otherwise. The paper's \"cancer\" row "
-               f"(no data) has the verdict *not available*. These comparisons use the {t1r.HEADLINE} reading of the "
-               "extraction; the next item counts what the other readings change.")  # fmt: skip
-    out.append(reading_assignments(table1_readings(t1)))
-    if "uci-pima" in set(s1.dataset):
-        pima = s1[(s1.dataset == "uci-pima")]
-        out.append(f"  Pima errs {_rng(pima.error)} with every method and kernel against the published "
-                   f"{_pub_t1()['uci-pima'][1][0] / 100:.3f} (transd. GP, {t1r.HEADLINE} reading).")  # fmt: skip
-    out.append(
-        f"* **Table 1, ind. GP column.** The inductive GP (RBF, `balance=False`) is {verdicts(T1M['ind'])}."
+def _verdicts(cmp1: pd.DataFrame, method: str) -> Reading:
+    """The scorecard's verdicts of ``method``'s compared Table 1 rows (template ``tables.verdicts``)."""
+    c = cmp1[cmp1.method == method]
+    counts = c.verdict.value_counts()
+    differs = [
+        reading("tables.verdicts.differs", dict(worse=bool(r.difference > 0)), dataset=_short(r.dataset),
+                ours=r.ours, published=r.published)
+        for r in c[c.verdict == "differs"].itertuples()
+    ]  # fmt: skip
+    values = dict(
+        n=len(c),
+        n_reproduced=int(counts.get("reproduced", 0)),
+        n_close=int(counts.get("close", 0)),
+        n_differs=int(counts.get("differs", 0)),
+        differs=differs,
+        diff_lo=c.difference.min(),
+        diff_hi=c.difference.max(),
     )
+    return reading("tables.verdicts", dict(compared=not c.empty, any_differs=bool(differs)), **values)
+
+
+def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> Reading:
+    """Notebook 42 Sec. 7: the reading of Tables 1 and 2, from this run's tables (template ``tables``)."""
+    p, s1, piv1 = t1.protocol, t1.summary, t1.errors
+    cmp1 = vs[vs.setting.str.startswith("Table 1") & (vs.verdict != "not available")]
     gain = PUBLISHED_T1.ind - PUBLISHED_T1.transd
-    b_tail, b_tight = t1.tail, t1.bind[t1.bind.method == tight]
-    piv1 = t1.errors
-    has_tight = piv1.dropna(subset=[tight]) if tight in piv1 else piv1.iloc[:0]
-    down = [d for d in has_tight.index if has_tight.loc[d, tight] < has_tight.loc[d, T1M["ind"]] - 1e-12]
-    flat = [
-        d for d in has_tight.index if abs(has_tight.loc[d, tight] - has_tight.loc[d, T1M["ind"]]) <= 1e-12
-    ]
-    up = [d for d in has_tight.index if d not in down and d not in flat]
-    out.append(
-        f"* **Ind. vs transd. GP.** The paper's transductive GP is {gain.min():.1f}–{gain.max():.1f} points better "
-        f"than its inductive GP in each of its {len(gain)} rows ({t1r.HEADLINE} reading). With the tail-bound interval ($\\epsilon$ = "
-        f"{_rng(b_tail.eps, '.2f')} when nine of ten folds are labelled) the balance constraint binds in "
-        f"{int(b_tail.binds.sum())} of our {len(b_tail)} Table 1 fits, so our \"transductive\" GP gives the inductive "
-        f"GP's errors there (asserted in §6; §4 checks the identity). Only a binding constraint separates them: with "
-        f"$\\epsilon = {p.tight_eps:g}$ (binds in {int(b_tight.binds.sum())} of {len(b_tight)} fits) the error falls "
-        f"on {len(down)} of {len(has_tight)} sets ("
-        + ", ".join(f"{_short(d)} {has_tight.loc[d, T1M['ind']]:.3f} → {has_tight.loc[d, tight]:.3f}" for d in down)
-        + f"), is unchanged on {len(flat)}" + (f" ({', '.join(_short(d) for d in flat)})" if flat else "")
-        + (f" and rises on {', '.join(_short(d) for d in up)}" if up else "")
-        + ". The paper does not give its interval; if its gain came from the constraint, the interval was much "
-        "tighter than the tail bound (§6 measures it)."
-    )  # fmt: skip
+    b_tail, b_tight = t1.tail, t1.bind[t1.bind.method == p.tight]
+    has_tight = piv1.dropna(subset=[p.tight]) if p.tight in piv1 else piv1.iloc[:0]
     both = piv1.dropna(subset=[T1M["knn"]])
     cmn_gap = both["harmonic + CMN"] - both[T1M["knn"]]
-    cmn_better = cmn_gap[cmn_gap < 0]
     worst = both[[T1M["knn"], "LLGC (mu=1)", "harmonic + CMN"]].idxmax(axis=1)
     rbf_both = piv1.dropna(subset=[T1M["rbf"]]) if T1M["rbf"] in piv1 else piv1.iloc[:0]
-    line = (f"* **Baselines, same folds, k-NN graph.** Harmonic + CMN is within {cmn_gap.abs().max():.3f} of the GP "
-            "on every set (lower on "
-            + (", ".join(f"{_short(d)} ({both.loc[d, 'harmonic + CMN']:.3f} vs {both.loc[d, T1M['knn']]:.3f})"
-                         for d in cmn_better.index) or "none")
-            + f"); untuned LLGC ($\\mu = 1$) is the worst of the three on {int((worst == 'LLGC (mu=1)').sum())} "
-            f"of {len(both)} sets.")  # fmt: skip
-    if "uci-tictactoe" in both.index:
-        ytt = gs.load_dataset("uci-tictactoe").labels
-        line += (f" On tic-tac-toe LLGC errs {both.loc['uci-tictactoe', 'LLGC (mu=1)']:.3f}, the majority-class rate "
-                 f"{1 - np.bincount(ytt).max() / ytt.size:.3f}.")  # fmt: skip
-    line += (f" The kernel matters more than the method: the RBF GP beats the k-NN-graph GP on "
-             f"{int((rbf_both[T1M['rbf']] < rbf_both[T1M['knn']]).sum())} of the {len(rbf_both)} sets where both "
-             "run.")  # fmt: skip
-    out.append(line)
     s2, e2 = t2.summary, ev.table
     co = s2[s2.graph == "colinks"]
     gp_co = co[co.method == "transductive GP"].set_index("university")
-    others = co[co.method != "transductive GP"]
-    lk = s2[s2.graph == "links"]
     evc, evl = e2[e2.graph == "colinks"], e2[e2.graph == "links"]
-    worse_m = gp_co[gp_co.error_matched > gp_co.error_argmax + 1e-12]
+    hurt = gp_co[gp_co.error_matched > gp_co.error_argmax + 1e-12]
     four = PUBLISHED_T2.loc[list(FOUR)]
-    out.append(
-        f"* **Table 2.** On the LINQS WebKB subset our co-link errors with proportion matching are "
-        f"{_rng(gp_co.error_matched, '.2f')} (argmax {_rng(gp_co.error_argmax, '.2f')}) against the published "
-        f"{four.error.min():.0f}–{four.error.max():.0f} %; LLGC and harmonic + CMN on the same splits "
-        f"give {_rng(others.error_matched, '.2f')}, and plain hyperlinks {_rng(lk.error_matched, '.2f')}. §3 shows "
-        f"why no graph method comes near the published numbers on these graphs: co-link homophily is "
-        f"{_rng(evc['edge homophily'], '.2f')}, plain-link homophily {_rng(evl['edge homophily'], '.2f')}; the "
-        f"majority class alone errs {_rng(evc['majority error'], '.2f')}, and even the vote of *all true* neighbour "
-        f"labels errs {_rng(evc['neighbour-vote error'], '.2f')} on co-links ({_rng(evl['neighbour-vote error'], '.2f')} "
-        f"on links). The paper's crawl kept every page ({four.pages.min():,}–{four.pages.max():,} per university, "
-        "7 classes): a different data set, so each row is a stand-in (a replication on other data, no difference "
-        "taken against the paper's number) and Table 2 is not tested here."
-        + (" Proportion matching makes our GP worse on " + ", ".join(
-            f"{u.capitalize()} ({r.error_matched:.2f} vs {r.error_argmax:.2f})" for u, r in worse_m.iterrows())
-           + ": the class fractions of one labelled fold are themselves noisy." if len(worse_m) else "")
-    )  # fmt: skip
-    return "## 7. Reading\n\n" + "\n".join(out)
+    values = dict(
+        rbf=_verdicts(cmp1, T1M["rbf"]),
+        knn=_verdicts(cmp1, T1M["knn"]),
+        ind=_verdicts(cmp1, T1M["ind"]),
+        tolerance=t1r.TOLERANCE,
+        z_limit=scorecard.Z_LIMIT,
+        headline=t1r.HEADLINE,
+        assignments=reading_assignments(table1_readings(t1)),
+        gain_lo=gain.min(),
+        gain_hi=gain.max(),
+        n_published=len(gain),
+        tail_eps=_range(b_tail.eps),
+        tail_binds=int(b_tail.binds.sum()),
+        tail_fits=len(b_tail),
+        tight_eps=p.tight_eps,
+        tight_binds=int(b_tight.binds.sum()),
+        tight_fits=len(b_tight),
+        moves=moves(has_tight[T1M["ind"]], has_tight[p.tight]),
+        cmn_gap=cmn_gap.abs().max(),
+        cmn_better=[
+            reading(
+                "tables.cmn_better",
+                dataset=_short(d),
+                cmn=both.loc[d, "harmonic + CMN"],
+                gp=both.loc[d, T1M["knn"]],
+            )
+            for d in cmn_gap.index[cmn_gap < 0]
+        ],  # fmt: skip
+        llgc_worst=int((worst == "LLGC (mu=1)").sum()),
+        n_knn=len(both),
+        rbf_beats=int((rbf_both[T1M["rbf"]] < rbf_both[T1M["knn"]]).sum()),
+        n_rbf=len(rbf_both),
+        gp_matched=_range(gp_co.error_matched),
+        gp_argmax=_range(gp_co.error_argmax),
+        pub_lo=four.error.min(),
+        pub_hi=four.error.max(),
+        others=_range(co[co.method != "transductive GP"].error_matched),
+        links=_range(s2[s2.graph == "links"].error_matched),
+        colink_homophily=_range(evc["edge homophily"]),
+        link_homophily=_range(evl["edge homophily"]),
+        majority=_range(evc["majority error"]),
+        vote_colinks=_range(evc["neighbour-vote error"]),
+        vote_links=_range(evl["neighbour-vote error"]),
+        pages_lo=four.pages.min(),
+        pages_hi=four.pages.max(),
+        hurt=[
+            reading("tables.hurt", university=u.capitalize(), matched=r.error_matched, argmax=r.error_argmax)
+            for u, r in hurt.iterrows()
+        ],
+    )
+    claims = dict(
+        smoke=p.smoke,
+        pima="uci-pima" in set(s1.dataset),
+        cmn_lower=bool((cmn_gap < 0).any()),
+        tictactoe="uci-tictactoe" in both.index,
+        matching_hurts=len(hurt) > 0,
+    )
+    if claims["pima"]:
+        values.update(pima_errors=_range(s1[s1.dataset == "uci-pima"].error),
+                      pima_published=_pub_t1()["uci-pima"][1][0] / 100)  # fmt: skip
+    if claims["tictactoe"]:
+        ytt = gs.load_dataset("uci-tictactoe").labels
+        values.update(ttt_llgc=both.loc["uci-tictactoe", "LLGC (mu=1)"],
+                      ttt_majority=1 - np.bincount(ytt).max() / ytt.size)  # fmt: skip
+    return reading("tables", claims, **values)

@@ -10,6 +10,7 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting
+from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import Result, is_smoke, table_field
 from graphsel_lib.transductive import (
     harmonic,
@@ -18,6 +19,7 @@ from graphsel_lib.transductive import (
 )
 
 from .published import PUBLISHED_EPINIONS
+from .texts import reading
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,11 @@ class ScalingProtocol:
     @property
     def smoke(self) -> bool:
         return self.profile == "smoke"
+
+    @property
+    def top_column(self) -> str:
+        """The column of the slopes table fitted over the ``top`` largest balls."""
+        return f"slope, top {self.top}"
 
 
 def scaling_protocol(profile: str = "full") -> ScalingProtocol:
@@ -171,90 +178,75 @@ class Scaling(Result):
                 f"edges per node: {deg.round(2).to_dict()}"]  # fmt: skip
         return "\n".join(out)
 
-    def reading(self) -> str:
-        """Sec. 3: what the paper reports and what we measure, rendered from the tables."""
+    def reading(self) -> Reading:
+        """Sec. 3: what the paper reports and what we measure, from the tables (template ``scaling``)."""
         p, g, gp, gp_iid, ball = self.protocol, self.graph, self.gp, self.gp_iid, self.ball
-        sizes, top_n = p.sizes, p.top
+        sizes, top_n, solvers = p.sizes, p.top, ["LLGC", "harmonic + CMN"]
         sl = self.slopes.set_index("method")
-        per_cg = sl.loc["transductive GP", "slope of s per CG iteration"]
-        top = sl[f"slope, top {top_n}"]
-        g_n, g_e = gp["newton steps"].to_numpy(int), gp["cg iterations"].to_numpy(int)
-        g_iid = int(gp_iid["newton steps"].iloc[-1])
-        s_gp = sl.loc["transductive GP", "slope"]
+        top = sl[p.top_column]
+        s_gp, per_cg = (
+            sl.loc["transductive GP", "slope"],
+            sl.loc["transductive GP", "slope of s per CG iteration"],
+        )
         speed = gp["seconds"].iloc[-1] / gp_iid["seconds"].iloc[-1]
         flat = ball[ball.nodes.isin(sizes[:2])].pivot_table(index="method", columns="nodes", values="seconds")
         top_balls = gp.iloc[-top_n:]
         grow_n = top_balls["nodes"].iloc[-1] / top_balls["nodes"].iloc[0]
         grow_e = top_balls["edges"].iloc[-1] / top_balls["edges"].iloc[0]
-        overhead = all(flat.loc[m_].iloc[1] / flat.loc[m_].iloc[0] < (sizes[1] / sizes[0]) ** 0.5
-                       for m_ in ("LLGC", "harmonic + CMN"))  # fmt: skip # time grows < sqrt(m) over the first two sizes
-        lo_slopes = ", ".join(f"{sl.loc[m_, 'slope']:.2f}" for m_ in ("LLGC", "harmonic + CMN"))
         deg = self.degree
-        if not p.smoke:
+        values = dict(
+            pub_people=PUBLISHED_EPINIONS["epinions people"],
+            pub_edges=PUBLISHED_EPINIONS["epinions trust edges (directed)"],
+            pub_top=PUBLISHED_EPINIONS["top reviewers right (%)"],
+            n_nodes=g.n_nodes,
+            n_edges=g.adjacency.nnz // 2,
+            largest=sizes[-1],
+            at_largest=[reading("scaling.at_largest", seconds=sl.loc[m, "seconds at largest"], method=m)
+                        for m in sl.index],
+            n_sizes=len(sizes),
+            slopes=[reading("scaling.slope", slope=sl.loc[m, "slope"], method=m) for m in sl.index],
+            top_n=top_n,
+            top_slopes=list(top),
+            s_gp=s_gp,
+            s_gp_top=top["transductive GP"],
+            per_cg=per_cg,
+            newton_first=int(gp["newton steps"].iloc[0]),
+            newton_last=int(gp["newton steps"].iloc[-1]),
+            cg_first=int(gp["cg iterations"].iloc[0]),
+            cg_last=int(gp["cg iterations"].iloc[-1]),
+            cg_growth=self.cg_growth,
+            growth=sizes[-1] / sizes[0],
+            newton_iid=int(gp_iid["newton steps"].iloc[-1]),
+            s_iid=sl.loc["transductive GP, iid labels", "slope"],
+            speed=speed,
+            solve_slopes=[sl.loc[m, "slope"] for m in solvers],
+            size0=sizes[0],
+            size1=sizes[1],
+            first_steps=[reading("scaling.step", before=flat.loc[m].iloc[0], after=flat.loc[m].iloc[1])
+                         for m in solvers],
+            solve_top=[top[m] for m in solvers],
+            below_one=[reading("scaling.below_one", dict(edges_slower=bool(grow_e < grow_n)), method=m,
+                               grow_n=grow_n, grow_e=grow_e) for m in solvers if top[m] < 1],
+            edge_share=self.edge_share,
+            deg_epinions=deg["epinions ball"],
+        )  # fmt: skip
+        if not p.smoke:  # the labelled graphs beside Epinions: all four in the full profile
             deg_other = deg.drop("epinions ball")
-            rng_deg = f"{deg_other.min():.1f}–{deg_other.max():.1f}"
-        pub = PUBLISHED_EPINIONS
-        head = ("*Smoke profile: balls of a few thousand nodes and one repeat; the words follow the numbers but the "
-                "published claim is checked in the full profile only.*\n\n" if p.smoke else "")  # fmt: skip
-        return head + "\n".join([
-            "## 3. Reading",
-            "",
-            "**What the paper reports.** gaertner2005 gives no timings: Sec. 2 argues $O(m)$ per CG step and \"overall "
-            "time costs in the order of $O(m\\log m)$ to $O(m^2)$ worst case\", and Sec. 6 ran Epinions "
-            f"({pub['epinions people']:,} people, {pub['epinions trust edges (directed)']:,} directed trust edges "
-            f"in their copy; ours has {g.n_nodes:,} nodes and {g.adjacency.nnz // 2:,} undirected edges) only to show "
-            f"that \"the algorithm can be run on very large graph datasets\" (it got {pub['top reviewers right (%)']} % "
-            "of the top reviewers right; we have no such labels). The Discussion points to \"sparse $O(m^{1.3})$ "
-            "solvers for graphs\" as future work. So the comparable number is the exponent.",
-            "",
-            "**What we measure** (tables above; the claims marked asserted are checked in the full profile):",
-            "",
-            f"* On the whole graph ({sizes[-1]:,} nodes) one fit takes "
-            + ", ".join(f"{sl.loc[m_, 'seconds at largest']:.2f} s ({m_})" for m_ in sl.index)
-            + f" on 2 shared cores. Fitted over all {len(sizes)} balls the slopes are "
-            + ", ".join(f"{sl.loc[m_, 'slope']:.2f} ({m_})" for m_ in sl.index)
-            + f"; over the {top_n} largest balls "
-            + ", ".join(f"{top[m_]:.2f}" for m_ in sl.index)
-            + ". Every slope is below 2 (asserted): the paper's claim holds.",
-            f"* The GP on the structured (Voronoi) labels has slope {s_gp:.2f} over all sizes "
-            f"and {top['transductive GP']:.2f} over the largest, "
-            + ("inside the paper's range" if 1 < s_gp < 2 else "outside the paper's range of 1 to 2")
-            + f". Its time per CG iteration grows with slope {per_cg:.2f} (asserted between 0.8 and 1.3: one CG step "
-            f"is about linear in $m$), and the iteration counts grow from {g_n[0]} to {g_n[-1]} Newton steps and from "
-            f"{g_e[0]} to {g_e[-1]} CG iterations (×{self.cg_growth:.1f}) while the graph grows "
-            f"×{sizes[-1] / sizes[0]:.0f}"
-            + (": Newton–CG with a sparse $K^{-1}$ behaves as the paper's argument says." if 1 < s_gp < 2 else "."),
-            f"* **The labelling matters.** On iid random labels the GP needs {g_iid} Newton steps on "
-            f"the whole graph instead of {g_n[-1]}, its slope is {sl.loc['transductive GP, iid labels', 'slope']:.2f} "
-            f"instead of {s_gp:.2f} (asserted lower), and it is {speed:.1f}× faster on the whole graph. "
-            "Our reading, not checked further: random labels are nearly uninformative, so the optimum stays near "
-            "$t = 0$ where the objective is close to quadratic and Newton converges in a few steps, while labels that "
-            "agree with the graph make the posterior confident over large regions and the softmax curvature varied. A "
-            "scaling claim measured on random labels would flatter the method.",
-            "* LLGC and harmonic + CMN are one sparse SPD solve each. "
-            + f"Their slopes over all sizes are {lo_slopes}; from {sizes[0]:,} to {sizes[1]:,} nodes their time goes "
-            + " and ".join(f"{flat.loc[m_].iloc[0]:.3f} → {flat.loc[m_].iloc[1]:.3f} s" for m_ in ("LLGC", "harmonic + CMN"))
-            + (" (fixed overhead dominates the left end)" if overhead else "")
-            + f". Over the {top_n} largest balls their slopes are {top['LLGC']:.2f} and "
-            + f"{top['harmonic + CMN']:.2f}"
-            + "".join(
-                f"; {m_} stays below 1 there too, where the nodes grow ×{grow_n:.1f} but the edges only ×{grow_e:.1f}"
-                for m_ in ("LLGC", "harmonic + CMN") if top[m_] < 1
-            )
-            + ".",
-            "* Time is not a function of the edges alone. The balls of a social network grow denser before they grow "
-            "wider"
-            + (f" (the 15,000-node ball already holds {self.edge_share:.0%} of the edges, asserted above one half)"
-               if not p.smoke else "")
-            + ", so the outer balls add many low-degree nodes and few edges, yet the time keeps rising: every slope "
-            "against the edges is steeper than against the nodes (asserted; right panel). The per-node work (vectors "
-            "of length $m$ with $K$ columns, preconditioner set-up) counts as much as the sparse products. Accordingly "
-            "the sparse citation "
-            + (f"graphs ({rng_deg} edges per node against {deg['epinions ball']:.1f} for the whole of Epinions) "
-               if not p.smoke else "graphs ")
-            + "sit near the Epinions lines against nodes and far to their left against edges.",
-            "* Timings on a shared machine are noisy; the tables record the run that wrote the figure.",
-        ])  # fmt: skip
+            values.update(deg_lo=deg_other.min(), deg_hi=deg_other.max())
+        claims = dict(
+            smoke=p.smoke,
+            below_two=bool((self.slopes["slope"] < 2.0).all()),
+            in_range=bool(1 < s_gp < 2),
+            per_cg_linear=bool(0.8 < per_cg < 1.3),
+            iid_lower=bool(values["s_iid"] < s_gp),
+            iid_faster=bool(speed > 1),
+            # time grows < sqrt(m) over the first two sizes
+            overhead=all(
+                flat.loc[m].iloc[1] / flat.loc[m].iloc[0] < (sizes[1] / sizes[0]) ** 0.5 for m in solvers
+            ),
+            edges_steeper=bool((self.slopes["slope vs edges"] > self.slopes["slope"]).all()),
+        )
+        return reading("scaling", claims, **values)
 
 
 def scaling(profile: str = "full", seed: int = 0) -> Scaling:
@@ -315,7 +307,7 @@ def scaling(profile: str = "full", seed: int = 0) -> Scaling:
         per_cg = _fit(grp["nodes"], grp["seconds"] / grp["cg iterations"])[0] if "GP" in method else np.nan
         slopes.append({
             "method": method, "slope": s,
-            f"slope, top {p.top}": _fit(grp["nodes"].iloc[-p.top:], grp["seconds"].iloc[-p.top:])[0],
+            p.top_column: _fit(grp["nodes"].iloc[-p.top:], grp["seconds"].iloc[-p.top:])[0],
             "intercept": c, "r2": r2, "slope vs edges": _fit(grp["edges"], grp["seconds"])[0],
             "slope of s per CG iteration": per_cg, "seconds at largest": grp["seconds"].iloc[-1],
             "largest nodes": int(grp["nodes"].iloc[-1]),
