@@ -7,10 +7,8 @@
   from an earlier run, which no code checks, is what drifts. References
   (``Sec. 3.1``, ``Eq. 8b``, ``Table 2``, a year) are not numbers of this kind.
   A reading is rendered from the run by the library (``md(result.reading_x().render())``, in a cell
-  tagged ``remove-input``, so the book shows the text and not the call); a reading still written as
-  Markdown is guarded by a visible ``graphsel_lib.collection.report.check_reading`` cell just before it
-  (every number of the reading as the library renders it from the run, in order); readings of measured
-  times stay rendered from the run, since a time typed into Markdown would be another machine's.
+  tagged ``remove-input``, so the book shows the text and not the call), never typed into Markdown:
+  a time typed into Markdown would be another machine's, a number another run's.
 * The project's own files never cite internal planning documents ("SPEC"):
   the reader has the repository and the papers, so the rule itself is stated.
 """
@@ -121,35 +119,8 @@ def test_no_file_cites_the_internal_spec():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_each_checked_reading_quotes_the_numbers_its_check_lists(path):
-    """A ``check_reading(...)`` cell and the Markdown after it list the same numbers, in the same order.
-
-    The run checks the list against what the library renders; this checks it against what the reader sees.
-    """
-    import ast
-
-    from graphsel_lib.collection.report import reading_numbers
-
-    cells = list(_cells(path))
-    for k, (i, kind, src) in enumerate(cells):
-        if kind != "code" or "check_reading(" not in src:
-            continue
-        call = next(
-            n for n in ast.walk(ast.parse(src))
-            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "check_reading"
-        )  # fmt: skip
-        listed = [a.value for a in call.args[1:]]
-        assert k + 1 < len(cells) and cells[k + 1][1] == "markdown", (
-            f"{path.name} cell {i}: no Markdown after"
-        )
-        assert reading_numbers(cells[k + 1][2]) == listed, (
-            f"{path.name} cell {i}: the check and the reading differ"
-        )
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_each_rendered_reading_shows_only_its_text(path):
-    """A cell that renders a reading (``md(....render())``) is tagged ``remove-input`` and stands alone."""
+    """A cell that renders a reading (``md(....render())``) is tagged ``remove-input``: the book shows the text."""
     with open(path, encoding="utf-8") as fh:
         cells = json.load(fh)["cells"]
     bad = []
@@ -158,6 +129,4 @@ def test_each_rendered_reading_shows_only_its_text(path):
         if cell["cell_type"] == "code" and re.fullmatch(r"md\(.*\.render\(\)\)", src.strip(), re.S):
             if "remove-input" not in cell.get("metadata", {}).get("tags", []):
                 bad.append(f"cell {i}: not tagged remove-input")
-            if i and "check_reading(" in "".join(cells[i - 1].get("source", "")):
-                bad.append(f"cell {i}: a rendered reading needs no check_reading cell before it")
     assert not bad, f"{path.name}: " + "; ".join(bad)
