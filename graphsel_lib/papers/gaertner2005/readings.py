@@ -106,7 +106,10 @@ def _range(v) -> Span:
     v = np.asarray(list(v), float)
     v = v[np.isfinite(v)]
     if v.size == 0:
-        raise ValueError("a range of no finite value: the reading quotes a column this run did not fill")
+        raise ValueError(
+            "a range of no finite value: the reading quotes a column this run did not fill; run the table "
+            "behind it (notebook 42 Secs. 1-3) with at least one data set"
+        )
     return Span(v.min(), v.max(), "–")
 
 
@@ -175,7 +178,7 @@ def reading_tables(t1: Table1, t2: Table2, ev: Homophily, vs: pd.DataFrame) -> R
                 gp=both.loc[d, T1M["knn"]],
             )
             for d in cmn_gap.index[cmn_gap < 0]
-        ],  # fmt: skip
+        ],
         llgc_worst=int((worst == "LLGC (mu=1)").sum()),
         n_knn=len(both),
         rbf_beats=int((rbf_both[T1M["rbf"]] < rbf_both[T1M["knn"]]).sum()),
