@@ -33,6 +33,8 @@ __all__ = ["BBQ", "BBQEps", "DGS"]
 class _OneHotRidge(SharedRidge):
     """Scores ``p = W^T m`` (no VAW factor), one-hot targets, exact RLS step on every query."""
 
+    selective = True  # update reads wants_label's u, v: no query rule (MarginSampling) can wrap it
+
     def predict(self, x: np.ndarray) -> tuple[int, Info]:
         p = self._raw_scores(x)
         return self._argmax(p), {"score": p}

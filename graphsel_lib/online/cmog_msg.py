@@ -188,6 +188,7 @@ class MSG(CMOG):
     """
 
     _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
+    selective = True  # update reads wants_label's "aggressive": no query rule (MarginSampling) can wrap it
 
     def __init__(
         self,

@@ -49,11 +49,16 @@ Ties: a binary learner predicts ``+1`` when its score is exactly 0
 the maximal scores (``numpy.argmax``). Every learner of the package follows
 these two rules.
 
-Two optional members:
+Optional members:
 
     record_keys: tuple of str
         ``info`` keys that :func:`run` always records (``OneVsRest`` records
         its binary predictions and queries this way).
+    selective: bool
+        True if ``update`` needs the learner's own ``wants_label`` of the round
+        (a selective sampler: MSG, BBQ, BBQ_ε, DGS, SSLGC). A query rule
+        (``MarginSampling``, ``RandomQueries``) replaces ``wants_label``, so it
+        refuses such a learner at construction.
     one_vs_rest() -> multiclass learner or None
         A binary learner may offer a "stacked" multiclass learner that runs K
         class-vs-rest copies of itself at once, equal round by round to K
