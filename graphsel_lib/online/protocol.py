@@ -76,7 +76,7 @@ Optional members:
         :class:`CompiledRule`, the loop's ``play`` function and the record of
         the learner's rule and parameters (a ``StackRule`` of ``stacked_loop``,
         a ``MulticlassRule`` of ``multiclass_loop``, the ``PushKernel`` of
-        ``relaxation_loop``; no loop imports a learner), or None (numba
+        ``relaxation_loop``, the ``WTARule`` of ``wta_loop``; no loop imports a learner), or None (numba
         missing, a subclass with other rules). :class:`CompiledPass` plays
         it: ``compiled_pass`` and ``pass_releases_gil`` from
         ``compiled_form``, ``compiled_state`` and ``take_compiled_state``.
@@ -144,8 +144,10 @@ class CompiledRule(NamedTuple):
 
     ``play(rule, state, rng, X, order, y, keys, progress)`` plays every round
     of ``order``, updates ``state`` in place and returns ``(predictions,
-    scores, queried, elapsed, records)``; ``rule`` is the loop's record of the
-    learner's rule and parameters (a namedtuple, which numba compiles).
+    scores, queried, elapsed, records)``, or None, ``state`` untouched, if it
+    cannot play these inputs (``run`` then plays the rounds in Python);
+    ``rule`` is the loop's record of the learner's rule and parameters (a
+    namedtuple, which numba compiles).
     """
 
     play: Callable[..., Any]
@@ -200,7 +202,8 @@ class CompiledPass:
             return None
         state = self.compiled_state()
         out = form.play(form.rule, state, self.compiled_coin(), X, order, y, keys, progress)
-        self.take_compiled_state(state)
+        if out is not None:
+            self.take_compiled_state(state)
         return out
 
 
