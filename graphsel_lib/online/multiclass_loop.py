@@ -42,7 +42,11 @@ records. Adding a compiled rule is that one function and its one entry::
 
     RULES["toy"] = RuleEntry(toy_round, params={"scale": float})
 
-``params``, ``extra`` (the state arrays the rule declares, updated in place)
+``t`` is the round's 0-based index (the index of its records; the papers'
+round is ``t + 1``), ``y`` its true class, ``W`` the rows ``w_k`` (the rule
+may move them before its update, as DGS does, then refreshing ``p``); the loop
+plays the update iff ``ask and update``. ``params``, ``extra`` (the state
+arrays the rule declares, updated in place)
 and ``records`` (its per-round records, length 0 when not kept, see
 :func:`~graphsel_lib.online._kernels.record_round`) are plain tuples in the
 entry's order. Each rule gets its own compiled loop (:func:`rounds_for`),
