@@ -382,7 +382,7 @@ def _all_learners():
         BBQEps(eps=0.1),
         DGS(),
         MarginSampling(CMOG(gamma=2.0), b=0.1, seed=3),
-        RandomQueries(MSG(h=1.0), p=0.5),
+        RandomQueries(CMOG(targets="onehot"), p=0.5),
         Relaxation(S, beta=3.0, kernel="push"),
         r.ReferenceGPA(),
         r.ReferenceRandomSampling(p=0.2),

@@ -73,9 +73,11 @@ style in ``graphsel_lib.collection.plotting.ALGORITHM_STYLES`` is optional
 (a learner without one gets a stable colour and marker derived from its name).
 
 Compiled rounds are optional: for a rule the compiled multiclass loop
-does not know, also add its rule code and branch to ``multiclass_loop`` and
-a ``compiled_rule(loop)`` method to the class (with ``compiled_state`` /
-``take_compiled_state`` if it keeps more state than ``A^{-1}`` and ``W``);
+does not know, also add one jitted round function and its one entry in
+``multiclass_loop.RULES`` (its parameters, extra state arrays and records by
+name; the loop is built from the entry) and a ``compiled_rule(loop)`` method
+to the class (with ``compiled_state`` / ``take_compiled_state`` handing over
+the extra state arrays by name if it keeps more than ``A^{-1}`` and ``W``);
 a learner without them runs its Python rounds.
 """
 

@@ -33,6 +33,8 @@ __all__ = ["BBQ", "BBQEps", "DGS"]
 class _OneHotRidge(SharedRidge):
     """Scores ``p = W^T m`` (no VAW factor), one-hot targets, exact RLS step on every query."""
 
+    selective = True  # update reads wants_label's u, v: no query rule (MarginSampling) can wrap it
+
     def predict(self, x: np.ndarray) -> tuple[int, Info]:
         p = self._raw_scores(x)
         return self._argmax(p), {"score": p}
@@ -77,7 +79,7 @@ class BBQ(_OneHotRidge):
 
     def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
-        return loop.multiclass_rule(loop.BBQ_RULE, kappa=self.kappa)
+        return loop.multiclass_rule("bbq", kappa=self.kappa)
 
     def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
@@ -148,14 +150,14 @@ class BBQEps(_OneHotRidge):
 
     def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
-        return loop.multiclass_rule(loop.BBQEPS_RULE, eps=self.eps, delta=self.delta)
+        return loop.multiclass_rule("bbq_eps", eps=self.eps, delta=self.delta)
 
     def compiled_state(self) -> Any:
-        return super().compiled_state()._replace(sum_xxT=full_symmetric(self._C))
+        return super().compiled_state()._replace(extra={"sum_xxT": full_symmetric(self._C)})
 
     def take_compiled_state(self, compiled: Any) -> None:
         super().take_compiled_state(compiled)
-        self._C = np.asfortranarray(compiled.sum_xxT)
+        self._C = np.asfortranarray(compiled.extra["sum_xxT"])
 
     def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)
@@ -219,14 +221,14 @@ class DGS(_OneHotRidge):
 
     def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
-        return loop.multiclass_rule(loop.DGS_RULE, delta=self.delta)
+        return loop.multiclass_rule("dgs", delta=self.delta)
 
     def compiled_state(self) -> Any:
-        return super().compiled_state()._replace(dgs_sum_r=np.array([float(self.sum_r)]))
+        return super().compiled_state()._replace(extra={"sum_r": np.array([float(self.sum_r)])})
 
     def take_compiled_state(self, compiled: Any) -> None:
         super().take_compiled_state(compiled)
-        self.sum_r = float(compiled.dgs_sum_r[0])
+        self.sum_r = float(compiled.extra["sum_r"][0])
 
     def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         u, v = self.state.variance(x)

@@ -118,7 +118,7 @@ class CMOG(SharedRidge):
     def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(
-            loop.CMOG_RULE, definition1=self.targets == "definition1", conservative=self.conservative
+            "cmog", definition1=self.targets == "definition1", conservative=self.conservative
         )
 
     def _target(self, f, y):
@@ -188,6 +188,7 @@ class MSG(CMOG):
     """
 
     _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
+    selective = True  # update reads wants_label's "aggressive": no query rule (MarginSampling) can wrap it
 
     def __init__(
         self,
@@ -210,7 +211,7 @@ class MSG(CMOG):
     def compiled_rule(self, loop: ModuleType) -> tuple:
         """The compiled form's rule (:mod:`~graphsel_lib.online.multiclass_loop`)."""
         return loop.multiclass_rule(
-            loop.MSG_RULE, definition1=self.targets == "definition1", aggressive=self.aggressive, h=self.h
+            "msg", definition1=self.targets == "definition1", aggressive=self.aggressive, h=self.h
         )
 
     def compiled_coin(self) -> Any:

@@ -111,6 +111,8 @@ class SSLGC(OLLGC):
     (``t^{-κ}``).
     """
 
+    selective = True  # its update needs its own query step: no query rule (MarginSampling) can wrap it
+
     def __init__(self, *, mu: float = 1.0, kappa: float = 0.4, include_current: bool = True) -> None:
         super().__init__(mu=mu)
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)

@@ -169,6 +169,11 @@ class OneVsRest(Params):
         self.compiled = bool(compiled)
         self._sample = sample
 
+    @property
+    def selective(self) -> bool:
+        """True if the binary learners are selective samplers (SSLGC): no query rule can wrap them."""
+        return bool(getattr(self._sample, "selective", False))
+
     def reset(self, d: int, n_classes: int, rng: np.random.Generator) -> None:
         K = int(n_classes)
         self.n_classes = K

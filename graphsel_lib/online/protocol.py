@@ -49,11 +49,16 @@ Ties: a binary learner predicts ``+1`` when its score is exactly 0
 the maximal scores (``numpy.argmax``). Every learner of the package follows
 these two rules.
 
-Two optional members:
+Optional members:
 
     record_keys: tuple of str
         ``info`` keys that :func:`run` always records (``OneVsRest`` records
         its binary predictions and queries this way).
+    selective: bool
+        True if ``update`` needs the learner's own ``wants_label`` of the round
+        (a selective sampler: MSG, BBQ, BBQ_ε, DGS, SSLGC). A query rule
+        (``MarginSampling``, ``RandomQueries``) replaces ``wants_label``, so it
+        refuses such a learner at construction.
     one_vs_rest() -> multiclass learner or None
         A binary learner may offer a "stacked" multiclass learner that runs K
         class-vs-rest copies of itself at once, equal round by round to K
@@ -71,7 +76,7 @@ Two optional members:
         :class:`CompiledRule`, the loop's ``play`` function and the record of
         the learner's rule and parameters (a ``StackRule`` of ``stacked_loop``,
         a ``MulticlassRule`` of ``multiclass_loop``, the ``PushKernel`` of
-        ``relaxation_loop``; no loop imports a learner), or None (numba
+        ``relaxation_loop``, the ``WTARule`` of ``wta_loop``; no loop imports a learner), or None (numba
         missing, a subclass with other rules). :class:`CompiledPass` plays
         it: ``compiled_pass`` and ``pass_releases_gil`` from
         ``compiled_form``, ``compiled_state`` and ``take_compiled_state``.
@@ -139,8 +144,10 @@ class CompiledRule(NamedTuple):
 
     ``play(rule, state, rng, X, order, y, keys, progress)`` plays every round
     of ``order``, updates ``state`` in place and returns ``(predictions,
-    scores, queried, elapsed, records)``; ``rule`` is the loop's record of the
-    learner's rule and parameters (a namedtuple, which numba compiles).
+    scores, queried, elapsed, records)``, or None, ``state`` untouched, if it
+    cannot play these inputs (``run`` then plays the rounds in Python);
+    ``rule`` is the loop's record of the learner's rule and parameters (a
+    namedtuple, which numba compiles).
     """
 
     play: Callable[..., Any]
@@ -195,7 +202,8 @@ class CompiledPass:
             return None
         state = self.compiled_state()
         out = form.play(form.rule, state, self.compiled_coin(), X, order, y, keys, progress)
-        self.take_compiled_state(state)
+        if out is not None:
+            self.take_compiled_state(state)
         return out
 
 

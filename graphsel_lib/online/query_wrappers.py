@@ -37,7 +37,7 @@ __all__ = ["MarginSampling", "RandomQueries"]
 
 
 class _QueryRule(Params):
-    """Wraps a multiclass learner: its ``predict`` and ``update``, our ``wants_label``."""
+    """Wraps a fully supervised multiclass learner: its ``predict`` and ``update``, our ``wants_label``."""
 
     multiclass = True
 
@@ -45,6 +45,13 @@ class _QueryRule(Params):
         check_learner(learner)
         if not getattr(learner, "multiclass", False):
             raise TypeError(f"{type(self).__name__} needs a multiclass learner, got binary {learner!r}")
+        if getattr(learner, "selective", False):
+            raise TypeError(
+                f"{type(self).__name__} replaces the query step of a fully supervised learner, but {learner!r} is "
+                "a selective sampler whose update needs its own query step (its wants_label, which this rule "
+                "skips). Wrap a fully supervised learner instead (CMOG, OneVsRest(GPA), OneVsRest(OLLGC), "
+                "Relaxation, WTA), or run the selective sampler on its own"
+            )
         self.learner, self.seed = learner, seed
         # the learner's own query decisions are not taken under this rule, so they are not recorded
         self.record_keys = tuple(k for k in getattr(learner, "record_keys", ()) if k != "binary_queried")
@@ -85,8 +92,11 @@ class MarginSampling(_QueryRule):
     Parameters
     ----------
     learner : multiclass online learner
-        Any learner of this package with ``multiclass = True`` whose ``info``
-        holds the (K,) ``"score"`` vector; its own ``wants_label`` is ignored.
+        A fully supervised learner with ``multiclass = True`` whose ``info``
+        holds the (K,) ``"score"`` vector; its own ``wants_label`` is never
+        called. A selective sampler (``selective = True``: MSG, BBQ, BBQEps,
+        DGS, OneVsRest(SSLGC)), whose update needs its own query step, is
+        refused with a TypeError.
     b : float > 0
         Query parameter: larger ``b``, more queries.
     seed : int, optional
@@ -120,6 +130,7 @@ class RandomQueries(_QueryRule):
     Parameters
     ----------
     learner : multiclass online learner
+        As for :class:`MarginSampling` (fully supervised).
     p : float in (0, 1]
     seed : int, optional
         As for :class:`MarginSampling`.

@@ -138,7 +138,8 @@ class SharedRidge(CompiledPass, Params):
     not define it again (say, a notebook's variant with another rule) keeps
     the Python rounds. A learner with state beyond ``A^{-1}`` and ``W``
     (BBQ_ε's ``C``, DGS's Σ) extends :meth:`compiled_state` and
-    :meth:`take_compiled_state`.
+    :meth:`take_compiled_state` with those arrays in ``extra``, by the names
+    its rule's entry in ``multiclass_loop.RULES`` declares.
     """
 
     multiclass = True
@@ -157,9 +158,8 @@ class SharedRidge(CompiledPass, Params):
         return _multiclass_loop().MulticlassState(
             Ainv=st.inverse(),
             W=np.ascontiguousarray(st.w.T),
-            sum_xxT=np.zeros((0, 0)),
-            dgs_sum_r=np.zeros(1),
             n_updates=np.zeros(1, dtype=np.int64),
+            extra={},
         )
 
     def take_compiled_state(self, compiled: Any) -> None:

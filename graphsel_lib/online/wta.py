@@ -68,10 +68,12 @@ well under a second for 20,000 nodes; the walk runs compiled,
 per-round methods costs ``O(k log n)`` comparisons (``bisect``) plus the
 insertion of one position in a Python list (a C ``memmove`` of at most ``n``
 pointers). :func:`~graphsel_lib.online.run` plays a whole pass compiled
-instead (:meth:`WTA.compiled_pass`): every label is revealed and the order is
-known, so one backward sweep per tree over a linked list of the revealed
-positions gives each round's nearest earlier-revealed neighbours in ``O(1)``
-(:mod:`~graphsel_lib.online.wta_loop`; ``benchmarks/bench_peers.py``).
+instead (``WTA.compiled_form()``, played by the
+:class:`~graphsel_lib.online.protocol.CompiledPass` mixin as the other compiled
+learners): every label is revealed and the order is known, so one backward
+sweep per tree over a linked list of the revealed positions gives each
+round's nearest earlier-revealed neighbours in ``O(1)``
+(:func:`~graphsel_lib.online.wta_loop.play_wta`; ``benchmarks/bench_peers.py``).
 
 The learner plays on node ids like :class:`~graphsel_lib.online.Relaxation`:
 ``run(WTA(S), node_ids(n), y)``. ``info`` per round: ``score`` (the (K,)
@@ -84,8 +86,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import time
-from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 import numpy as np
@@ -93,7 +93,7 @@ import numpy as np
 from .._validation import check_integer, check_seed
 from ..graph import check_adjacency, n_components
 from ._params import Params
-from .protocol import Info, Seed, learner_rng
+from .protocol import CompiledPass, CompiledRule, Info, Seed, learner_rng
 from .relaxation import node_ids, read_node_id
 
 __all__ = [
@@ -390,7 +390,7 @@ def tree_line(tree: SpanningTree) -> WTALine:
     return WTALine(line, gaps, position, R)
 
 
-class WTA(Params):
+class WTA(CompiledPass, Params):
     """Weighted tree algorithm (Cesa-Bianchi, Gentile, Vitale & Zappella, JMLR 2013), multiclass.
 
     Nearest revealed neighbour (resistance distance) on the line of a random
@@ -430,6 +430,7 @@ class WTA(Params):
     """
 
     multiclass = True
+    _compiled_keys = frozenset({"score", "node"})  # the info keys the compiled pass records
 
     def __init__(self, S: Any, *, n_trees: int = 1, seed: Seed = None, default: int = 0) -> None:
         self.S = _check_connected_graph(S)
@@ -513,68 +514,38 @@ class WTA(Params):
     def wants_label(self, x: np.ndarray, t: int, info: Info) -> bool:
         return True
 
-    def compiled_pass(
-        self,
-        X: np.ndarray,
-        order: np.ndarray,
-        y: np.ndarray,
-        keys: tuple[str, ...],
-        progress: Callable[[int], object] | None = None,
-    ) -> tuple | None:
-        """Play the whole pass at once: :func:`~graphsel_lib.online.wta_loop.nearest_revealed_before`, O(1) a round.
-
-        Every label is revealed and ``order`` is known, so the nearest revealed positions of every round come
-        from one backward sweep per tree (see :mod:`~graphsel_lib.online.wta_loop`); the distances, tie rules
-        and votes are those of :meth:`predict`. Returns ``(predictions, scores, queried, elapsed, records)``
-        and leaves the state the per-round methods would (every shown node revealed), or None (a key other
-        than ``"node"`` to record, features that are not distinct unseen node ids, numba missing): ``run``
-        then plays the rounds in Python. ``elapsed`` spreads the pass's time evenly over its rounds (each
-        costs the same ``O(n_trees)``).
-        """
-        if set(keys) - {"node"}:
-            return None
+    # --- the whole pass (run), through CompiledPass.compiled_pass
+    def compiled_form(self) -> CompiledRule | None:
+        """:func:`~graphsel_lib.online.wta_loop.play_wta` and the rule's record, or None (numba missing)."""
         try:
-            from .wta_loop import nearest_revealed_before
-        except ImportError:  # numba missing or broken
+            from .wta_loop import WTARule, play_wta
+        except ImportError:  # numba missing or broken: the per-round methods
             return None
-        order = np.asarray(order, dtype=np.int64)
-        if X.ndim != 2 or X.shape[1] != 1 or any(self._seen):
-            return None
-        f = X[order, 0]
-        u = f.astype(np.int64)
-        if not (np.array_equal(u, f) and u.size and u.min() >= 0 and u.max() < self.n):
-            return None  # not node ids: the per-round path says what is wrong
-        if np.unique(u).size != u.size:
-            return None
+        return CompiledRule(play_wta, WTARule(self.n, self.default))
+
+    @property
+    def pass_releases_gil(self) -> bool:
+        """False: the pass is numpy between the compiled sweeps, so threads would wait on each other."""
+        return False
+
+    def compiled_state(self) -> Any:
+        """The lines and the revealed labels as a :class:`~graphsel_lib.online.wta_loop.WTAState` of fresh arrays."""
+        from .wta_loop import WTAState
+
         lines = cast("list[WTALine]", self.lines)  # drawn by reset
-        clock = time.perf_counter
-        t0 = clock()
-        T, K, y = u.size, self.n_classes, np.asarray(y, dtype=np.int64)
-        votes = np.zeros((T, K))
-        rounds = np.arange(T)
-        for b in range(self.n_trees):
-            p = lines[b].position[u]
-            R = lines[b].R
-            left, right = nearest_revealed_before(p, self.n)
-            label_at = np.full(self.n, -1, dtype=np.int64)
-            label_at[p] = y
-            with np.errstate(invalid="ignore"):
-                dl = np.where(left >= 0, R[p] - R[np.maximum(left, 0)], math.inf)
-                dr = np.where(right >= 0, R[np.maximum(right, 0)] - R[p], math.inf)
-            chosen = np.where(dl <= dr, left, right)  # a tie goes to the left
-            votes[rounds, np.where(chosen >= 0, label_at[np.maximum(chosen, 0)], self.default)] += 1.0
-        predictions = votes.argmax(axis=1)
-        for b in range(self.n_trees):  # the state after the pass, as update() leaves it
-            self._revealed[b] = np.sort(lines[b].position[u]).tolist()
-        for node, label in zip(u.tolist(), y.tolist(), strict=True):
-            self._seen[node] = True
-            self._label[node] = label
-        total = clock() - t0
-        if progress is not None:
-            progress(T)
-        elapsed = total * (rounds + 1) / T
-        records = {"node": u} if "node" in keys else {}
-        return predictions, votes / self.n_trees, np.ones(T, dtype=bool), elapsed, records
+        return WTAState(
+            position=np.stack([ln.position for ln in lines]),
+            R=np.stack([ln.R for ln in lines]),
+            seen=np.asarray(self._seen, dtype=bool),
+            label=np.asarray(self._label, dtype=np.int64),
+            n_classes=self.n_classes,
+        )
+
+    def take_compiled_state(self, state: Any) -> None:
+        """Every node the pass showed revealed, as :meth:`update` leaves it (sorted positions per tree)."""
+        shown = np.flatnonzero(state.seen)
+        self._seen, self._label = state.seen.tolist(), state.label.tolist()
+        self._revealed = [np.sort(state.position[b, shown]).tolist() for b in range(self.n_trees)]
 
     def update(self, x: np.ndarray, y: int, label: int, info: Info) -> None:
         u = info["node"]

@@ -8,7 +8,10 @@ order) and, for ``t = T, T−1, …, 1``, unlink round ``t``'s position; its two
 neighbours in the list are then the nearest positions to its left and right
 revealed in rounds ``1..t−1``. Each round costs O(1) (no search, no insertion),
 against ``bisect`` + ``insort`` in the per-round methods; the predictions are the
-same (tests compare them round by round).
+same (tests compare them round by round). :func:`play_wta` plays the whole
+pass on the :class:`WTARule` and :class:`WTAState` records, the
+``compiled_form()`` of :class:`~graphsel_lib.online.wta.WTA` as the other
+compiled learners (:class:`~graphsel_lib.online.protocol.CompiledPass`).
 
 :func:`wilson_walks` is the random walk of Wilson's algorithm behind
 :class:`~graphsel_lib.online.wta.SpanningTreeSampler`, compiled: the same
@@ -21,10 +24,25 @@ This module imports numba and no learner.
 
 from __future__ import annotations
 
+import math
+import time
+from collections import namedtuple
+
 import numba
 import numpy as np
 
-__all__ = ["nearest_revealed_before", "row_cumsum", "wilson_walks"]
+__all__ = ["WTARule", "WTAState", "nearest_revealed_before", "play_wta", "row_cumsum", "wilson_walks"]
+
+WTARule = namedtuple("WTARule", ["n", "default"])
+WTARule.__doc__ = (
+    """WTA's rule: ``n`` nodes (node ids ``0..n-1``) and the ``default`` class predicted before any label."""
+)
+
+WTAState = namedtuple("WTAState", ["position", "R", "seen", "label", "n_classes"])
+WTAState.__doc__ = """The arrays a pass reads and updates: ``position`` (n_trees, n) each node's position on each
+tree's line, ``R`` (n_trees, n) the resistance coordinates of the positions, ``seen`` (n,) and ``label`` (n,) the
+revealed nodes and their labels (updated in place), ``n_classes`` K.
+"""
 
 WALK_DONE, WALK_NEEDS_UNIFORMS, WALK_OVER_BUDGET = 0, 1, 2
 
@@ -125,3 +143,55 @@ def wilson_walks(
         walking = False
         i += 1
     return i, u, k, walking, steps, WALK_DONE
+
+
+def play_wta(rule, state, rng, X, order, y, keys, progress=None):
+    """WTA's whole pass (:class:`~graphsel_lib.online.wta.WTA`), O(1) a round: :func:`nearest_revealed_before`.
+
+    Every label is revealed and ``order`` is known, so the nearest revealed
+    positions of every round come from one backward sweep per tree; the
+    distances, tie rules and votes are those of ``WTA.predict``. Returns
+    ``(predictions, scores, queried, elapsed, records)`` and marks every shown
+    node revealed in ``state``, or None, ``state`` untouched (features that are
+    not distinct node ids, or a node already revealed): ``run`` then plays the
+    rounds in Python, whose errors say what is wrong. ``elapsed`` spreads the
+    pass's time evenly over its rounds (each costs the same ``O(n_trees)``).
+    ``rng`` is unused (WTA draws nothing).
+    """
+    n = rule.n
+    order = np.asarray(order, dtype=np.int64)
+    if X.ndim != 2 or X.shape[1] != 1 or state.seen.any():
+        return None
+    f = X[order, 0]
+    u = f.astype(np.int64)
+    if not (np.array_equal(u, f) and u.size and u.min() >= 0 and u.max() < n):
+        return None
+    if np.unique(u).size != u.size:
+        return None
+    clock = time.perf_counter
+    t0 = clock()
+    T, K, y = u.size, state.n_classes, np.asarray(y, dtype=np.int64)
+    n_trees = state.position.shape[0]
+    votes = np.zeros((T, K))
+    rounds = np.arange(T)
+    for b in range(n_trees):
+        p = state.position[b, u]
+        R = state.R[b]
+        left, right = nearest_revealed_before(p, n)
+        label_at = np.full(n, -1, dtype=np.int64)
+        label_at[p] = y
+        with np.errstate(invalid="ignore"):
+            dl = np.where(left >= 0, R[p] - R[np.maximum(left, 0)], math.inf)
+            dr = np.where(right >= 0, R[np.maximum(right, 0)] - R[p], math.inf)
+        chosen = np.where(dl <= dr, left, right)  # a tie goes to the left
+        votes[rounds, np.where(chosen >= 0, label_at[np.maximum(chosen, 0)], rule.default)] += 1.0
+    predictions = votes.argmax(axis=1)
+    state.seen[u] = True  # the state after the pass, as WTA.update leaves it
+    state.label[u] = y
+    total = clock() - t0
+    if progress is not None:
+        progress(T)
+    elapsed = total * (rounds + 1) / T
+    scores = votes / n_trees
+    records = {"node": u, "score": scores}
+    return predictions, scores, np.ones(T, dtype=bool), elapsed, {k: records[k] for k in keys}

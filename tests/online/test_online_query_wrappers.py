@@ -4,7 +4,19 @@ import numpy as np
 import pytest
 
 from conftest import random_connected_graph
-from graphsel_lib.online import CMOG, GPA, MarginSampling, OneVsRest, RandomQueries, run
+from graphsel_lib.online import (
+    BBQ,
+    CMOG,
+    DGS,
+    GPA,
+    MSG,
+    SSLGC,
+    BBQEps,
+    MarginSampling,
+    OneVsRest,
+    RandomQueries,
+    run,
+)
 from graphsel_lib.online.reference import ReferenceRelaxation
 from graphsel_lib.online.relaxation import Relaxation, node_ids
 
@@ -187,6 +199,41 @@ def test_a_query_rule_around_one_vs_rest(stacked):
     np.testing.assert_array_equal(every.predictions, plain.predictions)
     some = run(MarginSampling(OneVsRest(GPA, stacked=stacked), b=0.1), M, g.labels, seed=0)
     assert 0 < some.n_queried < g.n_nodes
-    if stacked:
-        with pytest.raises(TypeError, match="selective one-vs-rest.*wrap a fully supervised"):
-            run(MarginSampling(OneVsRest(gs.online.SSLGC), b=0.1), M, g.labels, seed=0)
+    with pytest.raises(TypeError, match="OneVsRest.*is a selective sampler.*Wrap a fully supervised"):
+        MarginSampling(OneVsRest(gs.online.SSLGC, stacked=stacked), b=0.1)
+
+
+SELECTIVE = [
+    lambda: MSG(h=0.1),
+    lambda: MSG(h=0.1, aggressive=False),
+    lambda: BBQ(),
+    lambda: BBQEps(eps=0.1),
+    lambda: DGS(),
+    lambda: OneVsRest(SSLGC),
+]
+
+
+@pytest.mark.parametrize("make", SELECTIVE)
+@pytest.mark.parametrize("wrap", [lambda l: MarginSampling(l, b=0.1), lambda l: RandomQueries(l, p=0.5)])
+def test_a_selective_sampler_is_refused_at_construction_with_the_fix(make, wrap):
+    """MarginSampling(MSG(...)) failed mid-pass with KeyError 'aggressive': MSG's update reads a key only its
+    own wants_label sets, and a query rule replaces that step. The rules wrap fully supervised learners only."""
+    learner = make()
+    assert learner.selective
+    with pytest.raises(
+        TypeError,
+        match=rf"{type(learner).__name__}\(.*is a selective sampler whose update needs its "
+        r"own query step.*Wrap a fully supervised learner instead \(CMOG",
+    ):
+        wrap(learner)
+
+
+@pytest.mark.parametrize(
+    "make", [CMOG, lambda: CMOG(targets="onehot", conservative=False), lambda: OneVsRest(GPA)]
+)
+def test_fully_supervised_learners_are_wrapped(make):
+    assert not getattr(make(), "selective", False)
+    _, y = problem(3)
+    M = np.random.default_rng(0).standard_normal((6, y.size))
+    trace = run(MarginSampling(make(), b=0.05, seed=1), M, y, seed=0)
+    assert 0 < trace.n_queried < y.size

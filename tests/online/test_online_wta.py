@@ -264,6 +264,39 @@ def test_compiled_pass_falls_back_when_it_cannot_play():
         w.compiled_pass(node_ids(5).T, np.arange(5), np.zeros(5, int), ("distance",)) is None
     )  # a key it lacks
     assert w.compiled_pass(node_ids(5).T + 0.5, np.arange(5), np.zeros(5, int), ()) is None  # not node ids
+    assert not any(w._seen) and w._revealed == [[]]  # a declined pass leaves the state alone
+
+
+def test_wta_has_the_compiled_form_of_the_other_compiled_learners(random_graphs, monkeypatch):
+    """compiled_form() -> CompiledRule(play_wta, WTARule), played by the CompiledPass mixin; the state record
+    goes out and back (compiled_state / take_compiled_state) as the per-round methods leave it."""
+    from graphsel_lib.online import wta_loop
+    from graphsel_lib.online.protocol import CompiledPass, CompiledRule
+
+    S = random_graphs[0]
+    n = S.shape[0]
+    learner = WTA(S, n_trees=2, seed=5, default=1)
+    assert isinstance(learner, CompiledPass) and not learner.pass_releases_gil
+    form = learner.compiled_form()
+    assert isinstance(form, CompiledRule) and form.play is wta_loop.play_wta
+    assert form.rule == wta_loop.WTARule(n, 1)
+    calls = []
+    play = wta_loop.play_wta
+    monkeypatch.setattr(wta_loop, "play_wta", lambda *a, **k: calls.append(a[0]) or play(*a, **k))
+    y = np.random.default_rng(0).integers(0, 3, n)
+    a = run(learner, node_ids(n), y, seed=1, rounds=n // 2, record=("score", "node"))
+    assert calls == [form.rule]
+    np.testing.assert_array_equal(a.records["score"], a.scores)
+    slow = WTA(S, n_trees=2, seed=5, default=1)
+    monkeypatch.setattr(slow, "compiled_pass", lambda *args, **kw: None)
+    b = run(slow, node_ids(n), y, seed=1, rounds=n // 2, record=("score", "node"))
+    np.testing.assert_array_equal(a.records["score"], b.records["score"])
+    state = learner.compiled_state()
+    assert state.position.shape == state.R.shape == (2, n) and state.seen.sum() == n // 2
+    learner.take_compiled_state(state)
+    assert (
+        learner._revealed == slow._revealed and learner._label == slow._label and learner._seen == slow._seen
+    )
 
 
 # --------------------------------------------------------------------------- issue 34: light bridges
