@@ -28,7 +28,7 @@ from ..collection import scorecard, tables
 from ..course.gp_runs import Q_COLLAPSE
 from ..paths import figures_dir
 from . import census as census_rows
-from . import common, gpa_multiclass
+from . import common, gpa_multiclass, scorecard_texts
 from . import gaertner2005_table1 as gaertner_t1
 from . import herbster2006 as herbster
 from .score_data import NAMES, num, pm
@@ -819,12 +819,13 @@ def reading_sensitivity(sc, variants, *, stated=False):
 
 
 # --------------------------------------------------------------------------- the verdict, in words
-def _pct(x):
-    return f"{round(100 * x):+d} %"
+_text = scorecard_texts.reading  # a template of the verdict's words, filled
 
 
-def verdict_paragraph(sc, paper, sensitivity=None):
-    """One paragraph: a paper's verdict counts, label budgets, claims, stand-ins and reading sensitivity."""
+def verdict_paragraph(sc, paper, sensitivity=None, *, under_conclusion=False):
+    """One paragraph: a paper's verdict counts, label budgets, claims, stand-ins and reading sensitivity
+    (template ``tallies`` of :mod:`.scorecard_texts`; ``under_conclusion``: it follows the paper's conclusion,
+    so it opens with "Tallies:" instead of the paper's name)."""
     p = sc[sc.paper == paper]
     stand_in = (
         (p.dataset == NAMES["citeseer"]) | p.dataset.str.contains("stand-in") | (p.verdict == "stand-in")
@@ -834,57 +835,53 @@ def verdict_paragraph(sc, paper, sensitivity=None):
     avail = e[e.verdict.isin(scorecard.TALLIED)]  # reading-dependent, diagnostic rows: outside the tally
     parts = []
     if len(avail):
-        within = avail[avail.delta.abs() <= avail.tolerance]
         v = avail.verdict.value_counts()
-        parts.append(f"{len(within)}/{len(avail)} errors within tolerance, {(avail.z.abs() <= 2).sum()}/{len(avail)} "
-                     "within 2 σ; verdicts: " + ", ".join(f"{v[k]} {k}" for k in scorecard.VERDICTS[:4] if v.get(k, 0)))  # fmt: skip
+        parts.append(_text("tallies.errors", n=len(avail), within=len(avail[avail.delta.abs() <= avail.tolerance]),
+                             within_2s=(avail.z.abs() <= 2).sum(), verdicts=[
+                                 _text("tallies.count", n=v[k], verdict=k) for k in scorecard.VERDICTS[:4]
+                                 if v.get(k, 0)]))  # fmt: skip
     dependent = e[e.verdict == "reading-dependent"]
     if len(dependent):
-        parts.append(f"{len(dependent)} reading-dependent (the readings of the published cell disagree: "
-                     + ", ".join(f"{r.dataset} {r.method}" for r in dependent.itertuples()) + ")")  # fmt: skip
+        cells = [_text("tallies.cell", dataset=r.dataset, method=r.method) for r in dependent.itertuples()]
+        parts.append(_text("tallies.dependent", n=len(dependent), cells=cells))
     na = own[own.verdict == "not available"]
     if len(na):
-        items = "item" if len(na) == 1 else "items"
-        parts.append(f"{len(na)} published {items} not available ({', '.join(sorted(set(na.dataset)))})")
+        parts.append(_text("tallies.not_available", dict(one=len(na) == 1), n=len(na),
+                             datasets=sorted(set(na.dataset))))  # fmt: skip
     for m, g in own[(own.quantity == "queried") & own.ours.notna()].groupby("method", sort=False):
-        parts.append(f"{m} label counts " + " / ".join(
-            f"{_pct(r.ours / r.published - 1)} ({r.dataset}" + (", both query every node: not tallied)"
-                                                                 if r.verdict == "by construction" else ")")
-            for r in g.itertuples()) + " against the published")  # fmt: skip
+        counts = [_text("tallies.queried.count", dict(by_construction=r.verdict == "by construction"),
+                          pct=round(100 * (r.ours / r.published - 1)), dataset=r.dataset) for r in g.itertuples()]  # fmt: skip
+        parts.append(_text("tallies.queried", method=m, counts=counts))
     diag = own[own.quantity == scorecard.OWN_BUDGET]
     if len(diag):
         at = own[own.quantity == "error"].set_index(["dataset", "method"])
-        parts.append("judged at the published label budget (the query parameter tuned to the published count): "
-                     + ", ".join(f"{r.method} {at.loc[(r.dataset, r.method), 'delta']:+.3f} ({r.dataset}, "
-                                 f"{at.loc[(r.dataset, r.method), 'verdict']}; {r.delta:+.3f} at its own count, "
-                                 "a diagnostic)" for r in diag.itertuples()))  # fmt: skip
+        rows = [_text("tallies.at_budget.row", method=r.method, delta=at.loc[(r.dataset, r.method), "delta"],
+                        dataset=r.dataset, verdict=at.loc[(r.dataset, r.method), "verdict"], own_delta=r.delta)
+                for r in diag.itertuples()]  # fmt: skip
+        parts.append(_text("tallies.at_budget", rows=rows))
     t = own[(own.quantity == "time") & own.published.notna() & (own.verdict == "not comparable")]
     if len(t):
-        parts.append(f"published time ratios: {len(t)} not comparable (the authors' Matlab against our "
-                     "compiled code; ours shown beside them, no verdict)")  # fmt: skip
+        parts.append(_text("tallies.times", n=len(t)))
     c = own[own.quantity.isin(["claim", "time"]) & own.published.isna() & (own.verdict != "not available")]
     if len(c):
         decided, fails = c[c.verdict.isin(["holds", "fails"])], c[c.verdict == "fails"]
         other = c[~c.index.isin(decided.index)].verdict.value_counts()
-        parts.append(f"claims: {(c.verdict == 'holds').sum()}/{len(decided)} decided hold" + (
-            " (fails: " + "; ".join(f"{r.item} [{r.note}] on {r.dataset}" for r in fails.itertuples()) + ")"
-            if len(fails) else "") + ("; not decided: " + ", ".join(f"{n} {v}" for v, n in other.items())
-                                      if len(other) else ""))  # fmt: skip
+        parts.append(_text(
+            "tallies.claims", dict(has_fails=len(fails) > 0, has_other=len(other) > 0),
+            holds=(c.verdict == "holds").sum(), decided=len(decided),
+            fails=[_text("tallies.claims.fail", item=r.item, note=r.note, dataset=r.dataset)
+                   for r in fails.itertuples()],
+            other=[_text("tallies.count", n=n, verdict=v) for v, n in other.items()],
+        ))  # fmt: skip
     if sensitivity is not None:
         s = sensitivity[sensitivity.paper == paper]
         if len(s):
-            parts.append(f"robustness: {len(s)} alternative readings change {int(s['verdicts changed'].sum())} of "
-                         f"{int(s['rows compared'].sum())} verdicts (table 90_reading_sensitivity; runs at a rank "
-                         "d other than the stated 100 are not readings: table 90_beyond_the_paper)")  # fmt: skip
-    text = f"**{paper}**: " + "; ".join(parts) + "."
-    if len(aside):
-        rows = aside[aside.quantity != "claim"]
-        claims = aside[aside.quantity == "claim"]
-        text += (f" On stand-in data sets (replications on other data, no delta or z against the paper's numbers): "
-                 f"{len(rows)} rows shown"
-                 + (f"; {len(claims)} claims tested there are inconclusive for the paper" if len(claims) else "")
-                 + ".")  # fmt: skip
-    return text
+            parts.append(_text("tallies.robustness", n=len(s), changed=int(s["verdicts changed"].sum()),
+                                 compared=int(s["rows compared"].sum())))  # fmt: skip
+    n_claims = int((aside.quantity == "claim").sum())
+    claims = dict(under_conclusion=under_conclusion, has_aside=len(aside) > 0, has_aside_claims=n_claims > 0)
+    return _text("tallies", claims, paper=paper, parts=parts, n_aside=len(aside) - n_claims,
+                   n_aside_claims=n_claims).render()  # fmt: skip
 
 
 # --------------------------------------------------------------------------- writing
@@ -913,46 +910,29 @@ def write(sc, variants, notes, sensitivity, verdict_md, *, extra=None):
         fh.write(verdict_md)
 
 
+def _fill(text):
+    """One paragraph in lines of at most 110 characters (words and hyphenated words unbroken)."""
+    return textwrap.fill(text, 110, break_long_words=False, break_on_hyphens=False)
+
+
 def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None, lead=""):
-    """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters.
+    """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters
+    (template ``verdict`` of :mod:`.scorecard_texts`).
 
     ``before`` / ``after``: per paper, text set before / after its tally paragraph (the conclusion, the readings);
     ``lead``: paragraphs before the papers (what is regenerated, what chance gives), split at blank lines.
     """
-    papers = list(dict.fromkeys(sc.paper))
     before, after = before or {}, after or {}
     paragraphs = []
-    for p in papers:
-        tally = verdict_paragraph(sc, p, sensitivity)
+    for p in dict.fromkeys(sc.paper):
         if p in before:  # the conclusion opens the paper; the tallies follow under it
-            paragraphs.append(before[p])
-            tally = "Tallies: " + tally.removeprefix(f"**{p}**: ")
-        paragraphs.append(" ".join(x for x in (tally, after.get(p, "")) if x))
-    return (
-        (
-            "*Smoke profile: tiny data; the verdicts below test the pipeline, not the papers.*\n\n"
-            if smoke
-            else ""
-        )
-        + "".join(
-            textwrap.fill(part, 110, break_long_words=False, break_on_hyphens=False) + "\n\n"
-            for part in lead.split("\n\n")
-            if part
-        )
-        + "\n\n".join(
-            textwrap.fill(p, 110, break_long_words=False, break_on_hyphens=False) for p in paragraphs
-        )
-        + "\n\n"
-        + textwrap.fill(
-            "The rules, the readings and every row: notebook 90 (`figures/90_scorecard.csv`); claims and notes are "
-            "keyed in `figures/90_notes.csv`; how much each verdict depends on a reading: "
-            "`figures/90_reading_sensitivity.csv`.",
-            110,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-        + "\n"
-    )
+            paragraphs.append(_fill(before[p]))
+        tally = verdict_paragraph(sc, p, sensitivity, under_conclusion=p in before)
+        paragraphs.append(_fill(_text("tallies.with_after", dict(has_after=bool(after.get(p))), tally=tally,
+                                        after=after.get(p, "")).render()))  # fmt: skip
+    leads = [_text("verdict.lead", paragraph=_fill(part)) for part in lead.split("\n\n") if part]
+    return _text("verdict", dict(smoke=smoke), lead=leads, papers=paragraphs,
+                   footer=_fill(_text("verdict.footer").render())).render()  # fmt: skip
 
 
 def scorecard_figure(sc):

@@ -8,7 +8,16 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016, zhang2006
+from graphsel_lib.papers import (
+    beyond_texts,
+    conclusions,
+    fastonl,
+    scorecard_rows,
+    scorecard_texts,
+    transductive_peers,
+    yang2016,
+    zhang2006,
+)
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 from graphsel_lib.papers.yang2016 import texts as yang_texts
 
@@ -121,3 +130,19 @@ def test_yang2016_readings_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no yang2016 reading 'nope'"):
         yang_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(scorecard_texts.TEMPLATES))
+def test_every_scorecard_template_parses(key):
+    assert prose._fields(scorecard_texts.TEMPLATES[key])
+
+
+def test_scorecard_words_assemble_no_prose():
+    """Notebook 90: the conclusion, regenerated and chance sentences and the verdict page compute values, not
+    words."""
+    converted = [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
+                 scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no scorecard text 'nope'"):
+        scorecard_texts.reading("nope")
