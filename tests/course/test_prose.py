@@ -12,6 +12,7 @@ from graphsel_lib.papers import (
     beyond_texts,
     conclusions,
     fastonl,
+    report_page,
     scorecard_rows,
     scorecard_texts,
     transductive_peers,
@@ -138,10 +139,12 @@ def test_every_scorecard_template_parses(key):
 
 
 def test_scorecard_words_assemble_no_prose():
-    """Notebook 90: the conclusion, regenerated and chance sentences and the verdict page compute values, not
-    words."""
+    """Notebook 90: the conclusion, regenerated and chance sentences, the verdict page and the report page
+    compute values, not words."""
+    rp = report_page
     converted = [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
-                 scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text]  # fmt: skip
+                 scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text, rp._claims_by_key,
+                 rp._published_items, rp._verdicts, rp.questions, rp._easy_hard, rp.report_markdown]  # fmt: skip
     found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
     with pytest.raises(KeyError, match="no scorecard text 'nope'"):
