@@ -1,13 +1,11 @@
-r"""The words of notebook 90's verdict (``figures/90_verdict.md``): each paper's conclusion and tallies, what is
-regenerated, what chance gives.
+r"""The words of notebook 90: each paper's conclusion and tallies, what is regenerated, what chance gives, the
+readings grid, the tuning-order spread (``figures/90_verdict.md``) and the report page (``figures/90_report.md``).
 
 Filled by :func:`graphsel_lib.course.prose.render`: one template per sentence or paragraph, and one per repeated
 item (a count, a data set, a reason). The fields are ``{value:fmt}``, lists ``{values*sep*last}``, and
-``{claim?words if true|words if false}``. :func:`graphsel_lib.papers.conclusions.conclusion_text`,
-:func:`~graphsel_lib.papers.conclusions.regenerated_sentence`,
-:func:`~graphsel_lib.papers.conclusions.chance_sentence`,
-:func:`graphsel_lib.papers.scorecard_rows.verdict_paragraph` and
-:func:`~graphsel_lib.papers.scorecard_rows.verdict_text` compute the values and claims, never the words.
+``{claim?words if true|words if false}``. The functions that use them (:mod:`.conclusions`,
+:func:`.scorecard_rows.verdict_paragraph`, :func:`.scorecard_rows.verdict_text`, :func:`.readings.grid_sentence`,
+:func:`.budget_spread.sentence`, :mod:`.report_page`) compute the values and claims, never the words.
 """
 
 from __future__ import annotations
@@ -196,6 +194,22 @@ TEMPLATES = {
         r"equals induction); at ±0.02 the median relative reduction is {reduction:.0f} %, against 'typically "
         r"10 %'."
     ),
+    # ------------------------------------------------------------------ the readings grid (readings.py)
+    "grid.none": r"Readings: the headline is what the text says ({quote}); no published number to re-read.",
+    "grid": (
+        r"Readings: {same?the a-priori reading is the headline ({quote})|a-priori, what the text says ({quote}), "
+        r"`{apriori}`: {apriori_counts}}; headline ({headline}{by_agreement?; **chosen because it agrees** with "
+        r"the published numbers|}): {head_counts}{single?; no other reading was run.|; over the {n} readings of "
+        r"the grid (one changed at a time) the best is `{best}` ({best_counts}), the worst `{worst}` "
+        r"({worst_counts}).}"
+    ),
+    "grid.counts": r"{counts*, } of {n} errors",
+    # ------------------------------------------------------------------ the tuning-order spread (budget_spread.py)
+    "budget.spread": (
+        r"Judged at the published budget with the query parameter tuned on each of {n} held-out orders (table "
+        r"{table}), the errors span: {rows*; }."
+    ),
+    "budget.spread.row": r"{method} on {dataset} {lo:.4f}-{hi:.4f} ({verdicts})",
 }
 
 

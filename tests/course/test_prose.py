@@ -10,8 +10,10 @@ from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
 from graphsel_lib.papers import (
     beyond_texts,
+    budget_spread,
     conclusions,
     fastonl,
+    readings,
     report_page,
     scorecard_rows,
     scorecard_texts,
@@ -139,12 +141,13 @@ def test_every_scorecard_template_parses(key):
 
 
 def test_scorecard_words_assemble_no_prose():
-    """Notebook 90: the conclusion, regenerated and chance sentences, the verdict page and the report page
-    compute values, not words."""
+    """Notebook 90: the conclusion, regenerated and chance sentences, the readings grid and tuning-order spread,
+    the verdict page and the report page compute values, not words."""
     rp = report_page
     converted = [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
                  scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text, rp._claims_by_key,
-                 rp._published_items, rp._verdicts, rp.questions, rp._easy_hard, rp.report_markdown]  # fmt: skip
+                 rp._published_items, rp._verdicts, rp.questions, rp._easy_hard, rp.report_markdown,
+                 readings.grid_sentence, readings._counts, budget_spread.sentence]  # fmt: skip
     found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
     with pytest.raises(KeyError, match="no scorecard text 'nope'"):
