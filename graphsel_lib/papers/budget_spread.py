@@ -16,6 +16,7 @@ import pandas as pd
 from ..collection import scorecard, tables
 from . import gu2013, yang2016
 from .scorecard_rows import AT_BUDGET, tolerance
+from .scorecard_texts import reading as _text
 
 __all__ = ["TABLE", "spread", "summary"]
 
@@ -68,14 +69,11 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def sentence(summ: pd.DataFrame, paper: str) -> str:
-    """The spread over tuning orders of ``paper``'s at-budget rows, in words ('' when it has none)."""
+    """The spread over tuning orders of ``paper``'s at-budget rows, in words ('' when it has none; template
+    ``budget.spread`` of :mod:`.scorecard_texts`)."""
     s = summ[summ.paper == paper]
     if not len(s):
         return ""
-    n = int(s.tuning_orders.max())
-    parts = [
-        f"{r.method} on {r.dataset} {r.error_min:.4f}-{r.error_max:.4f} ({r.verdicts})"
-        for r in s.itertuples()
-    ]
-    return (f"Judged at the published budget with the query parameter tuned on each of {n} held-out orders "
-            f"(table {TABLE}), the errors span: " + "; ".join(parts) + ".")  # fmt: skip
+    rows = [_text("budget.spread.row", method=r.method, dataset=r.dataset, lo=r.error_min, hi=r.error_max,
+                  verdicts=r.verdicts) for r in s.itertuples()]  # fmt: skip
+    return _text("budget.spread", n=int(s.tuning_orders.max()), table=TABLE, rows=rows).render()

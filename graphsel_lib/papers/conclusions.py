@@ -15,6 +15,7 @@ from scipy.stats import poisson
 from ..collection import scorecard
 from .readings import GRID, extremes
 from .scorecard_rows import NAMES
+from .scorecard_texts import reading
 
 __all__ = ["chance_sentence", "conclusion_text", "paper_tallies", "regenerated", "regenerated_sentence"]
 
@@ -62,40 +63,28 @@ def paper_tallies(sc, grid) -> pd.DataFrame:
 
 
 def conclusion_text(t, sc) -> str:
-    """Two or three plain sentences for one row of :func:`paper_tallies`: the conclusion and its reasons."""
+    """Two or three plain sentences for one row of :func:`paper_tallies`: the conclusion and its reasons
+    (template ``conclusion`` of :mod:`.scorecard_texts`)."""
     paper = t["paper"]
-    words = [f"**{paper}: {t['conclusion']}.**"]
-    if t["numbers"]:
-        counts = ", ".join(f"{t[v]} {v}" for v in scorecard.TALLIED if t[v])
-        words.append(f"At the headline reading {t['within']} of {t['numbers']} published numbers (errors and "
-                     f"label counts) are within tolerance ({counts})")  # fmt: skip
-    else:
-        words.append("No published number could be compared")
-    words[-1] += (f", and {t['holds']} of {t['claims']} decided claims hold." if t["claims"] else
-                  "; no claim was decided.")  # fmt: skip
-    if not t["numbers"] and t["claims"]:
-        words[-1] = words[-1][:-1] + " (claims alone make a paper at most partially reproduced)."
+    counts = [reading("conclusion.count", n=t[v], verdict=v) for v in scorecard.TALLIED if t[v]]
     why = []
     if pd.notna(t["apriori_share"]):
-        spec = GRID[paper]
-        why.append(f"the headline reading was chosen because it agrees: at the text's own reading "
-                   f"({spec.apriori}) {t['apriori_share']:.0%} of the errors are within tolerance")  # fmt: skip
+        why.append(reading("conclusion.apriori", apriori=GRID[paper].apriori, share=t["apriori_share"]))
     if t["not reproducible"]:
-        why.append(f"{t['not reproducible']} published numbers are reached by no reading we tried")
-    na = _own(sc, paper)
-    na = na[na.verdict == "not available"]
+        why.append(reading("conclusion.not_reproducible", n=t["not reproducible"]))
+    own = _own(sc, paper)
+    na = own[own.verdict == "not available"]
     if len(na):
-        items = "item cannot" if len(na) == 1 else "items cannot"
-        why.append(f"{len(na)} published {items} be tested here ({', '.join(sorted(set(na.dataset)))})")
+        why.append(reading("conclusion.not_available", dict(one=len(na) == 1), n=len(na),
+                           datasets=sorted(set(na.dataset))))  # fmt: skip
     if t["outside"]:
-        und = _own(sc, paper)
-        und = und[und.verdict.isin(UNDECIDED)]
-        kinds = "; ".join(f"{len(g)} {v} ({', '.join(dict.fromkeys(g['item']))})"
-                          for v, g in und.groupby("verdict", sort=False))  # fmt: skip
-        why.append(f"{t['outside']} {'row is' if t['outside'] == 1 else 'rows are'} not counted: {kinds}")
-    if why:
-        words.append(why[0][0].upper() + why[0][1:] + "".join(f"; {w}" for w in why[1:]) + ".")
-    return " ".join(words)
+        und = own[own.verdict.isin(UNDECIDED)]
+        kinds = [reading("conclusion.outside.kind", n=len(g), verdict=v, items=list(dict.fromkeys(g["item"])))
+                 for v, g in und.groupby("verdict", sort=False)]  # fmt: skip
+        why.append(reading("conclusion.outside", dict(one=t["outside"] == 1), n=t["outside"], kinds=kinds))
+    claims = dict(has_numbers=bool(t["numbers"]), has_claims=bool(t["claims"]), has_why=bool(why))
+    return reading("conclusion", claims, paper=paper, conclusion=t["conclusion"], within=t["within"],
+                   numbers=t["numbers"], counts=counts, holds=t["holds"], n_claims=t["claims"], why=why).render()  # fmt: skip
 
 
 def regenerated(sc) -> tuple[int, int, pd.DataFrame]:
@@ -110,31 +99,24 @@ def regenerated(sc) -> tuple[int, int, pd.DataFrame]:
 
 
 def regenerated_sentence(sc) -> str:
-    """'N of M published items regenerated; cannot be: ...' for the top of the verdict and the landing page."""
+    """'N of M published items regenerated; cannot be: ...' for the top of the verdict and the landing page
+    (template ``regenerated`` of :mod:`.scorecard_texts`)."""
     n, m, cannot = regenerated(sc)
-    where = "; ".join(
-        f"{p}: " + ", ".join(f"{r.dataset} ({r['items']})" for _, r in g.iterrows())
+    where = [
+        reading("regenerated.paper", paper=p, datasets=[
+            reading("regenerated.dataset", dataset=r.dataset, items=r["items"]) for _, r in g.iterrows()])
         for p, g in cannot.groupby("paper", sort=False)
-    )
-    return (f"**{n} of {m} published items regenerated** (numbers and claims on the papers' own data; stand-in "
-            f"data sets and diagnostics not counted). Cannot be regenerated here ({m - n}): {where}; the reason "
-            "of each is its note in `figures/90_notes.csv`.")  # fmt: skip
+    ]  # fmt: skip
+    return reading("regenerated", n=n, m=m, missing=m - n, where=where).render()
 
 
 def chance_sentence(ch: pd.DataFrame) -> str:
-    """How many ``differs`` chance alone would make (:func:`~graphsel_lib.collection.scorecard.chance`), in words."""
-    n, exp, obs = (
-        int(ch.cells.sum()),
-        float(ch["differs expected"].sum()),
-        int(ch["differs or not reproducible"].sum()),
-    )
-    zexp, zobs = float(ch["|z| > 3 expected"].sum()), int(ch["|z| > 3"].sum())
+    """How many ``differs`` chance alone would make (:func:`~graphsel_lib.collection.scorecard.chance`), in words
+    (template ``chance`` of :mod:`.scorecard_texts`)."""
+    exp, obs = float(ch["differs expected"].sum()), int(ch["differs or not reproducible"].sum())
     p = float(poisson.sf(obs - 1, exp)) if exp > 0 else float(obs == 0)
-    per = "; ".join(f"{r.paper} {r['differs expected']:.1f} expected, {r['differs or not reproducible']} found"
-                    for _, r in ch.iterrows())  # fmt: skip
-    return (f"**Chance.** Of the {n} numeric cells tallied, {exp:.1f} would differ by sampling alone if every "
-            f"published number were exactly right (|delta| > tolerance with the row's own standard error), and "
-            f"{zexp:.1f} would have |z| > 3; we find {obs} that differ or are not reproducible and {zobs} with "
-            f"|z| > 3 ({per}). " + (f"That many or more has probability {p:.1g} by chance (Poisson): the "
-            "differences are not sampling noise." if p < 0.05 else f"That many or more has probability {p:.2f} "
-            "by chance (Poisson): chance alone could give them."))  # fmt: skip
+    per = [reading("chance.paper", paper=r.paper, expected=r["differs expected"],
+                   found=r["differs or not reproducible"]) for _, r in ch.iterrows()]  # fmt: skip
+    return reading("chance", dict(significant=p < 0.05), n=int(ch.cells.sum()), expected=exp,
+                   z_expected=float(ch["|z| > 3 expected"].sum()), found=obs, z_found=int(ch["|z| > 3"].sum()),
+                   per=per, p=p).render()  # fmt: skip

@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..collection import scorecard
 from . import scorecard_rows
+from .scorecard_texts import reading as _text
 
 __all__ = ["GRID", "Reading", "beyond_the_paper", "grid_tallies", "split_stated", "STATED_PREFIX"]
 
@@ -133,31 +134,23 @@ def extremes(grid: pd.DataFrame, paper: str) -> dict:
     }
 
 
-def _counts(row) -> str:
-    parts = [f"{int(row[k])} {k}" for k in scorecard.TALLIED if row[k]]
-    return ", ".join(parts) + f" of {int(row['n'])} errors"
+def _counts(row):
+    """'5 reproduced, 4 close of 9 errors': a grid row's tally (template ``grid.counts``)."""
+    counts = [_text("tallies.count", n=int(row[k]), verdict=k) for k in scorecard.TALLIED if row[k]]
+    return _text("grid.counts", counts=counts, n=int(row["n"]))
 
 
 def grid_sentence(grid: pd.DataFrame, paper: str) -> str:
-    """The readings of ``paper`` in words: a-priori (quoted), headline, best and worst over the grid."""
+    """The readings of ``paper`` in words: a-priori (quoted), headline, best and worst over the grid
+    (template ``grid`` of :mod:`.scorecard_texts`)."""
     ex, spec = extremes(grid, paper), GRID.get(paper)
     if spec is None:
         return ""
     if not ex:
-        return f"Readings: the headline is what the text says ({spec.quote}); no published number to re-read."
-    head = f"headline ({spec.headline}" + ("; **chosen because it agrees** with the published numbers" if
-                                           spec.by_agreement else "") + f"): {_counts(ex['headline'])}"  # fmt: skip
-    if ex["a-priori"] is ex["headline"]:
-        first = f"Readings: the a-priori reading is the headline ({spec.quote}); {head}"
-    else:
-        first = (
-            f"Readings: a-priori, what the text says ({spec.quote}), `{ex['a-priori'].reading}`: "
-            + _counts(ex["a-priori"])
-            + f"; {head}"
-        )
+        return _text("grid.none", quote=spec.quote).render()
     n = int((grid.paper == paper).sum())
-    if n == 1:
-        return first + "; no other reading was run."
-    return (first + f"; over the {n} readings of the grid (one changed at a time) the best is "
-            f"`{ex['best'].reading}` ({_counts(ex['best'])}), the worst `{ex['worst'].reading}` "
-            f"({_counts(ex['worst'])}).")  # fmt: skip
+    claims = dict(same=ex["a-priori"] is ex["headline"], by_agreement=spec.by_agreement, single=n == 1)
+    return _text("grid", claims, quote=spec.quote, apriori=ex["a-priori"].reading, headline=spec.headline, n=n,
+                 apriori_counts=_counts(ex["a-priori"]), head_counts=_counts(ex["headline"]),
+                 best=ex["best"].reading, best_counts=_counts(ex["best"]), worst=ex["worst"].reading,
+                 worst_counts=_counts(ex["worst"])).render()  # fmt: skip

@@ -3,7 +3,7 @@
 Scope (the claims), methods and readings, results per claim, what was easy and
 what was hard, questions for the original authors. Every number is read from
 the scorecard and the tables notebook 90 and the reproduction notebooks wrote;
-the words around them are fixed here. Notebook 90 writes the page to
+the words around them are templates in :mod:`.scorecard_texts`. Notebook 90 writes the page to
 ``figures/90_report.md``; the book shows it beside the summary notebook.
 """
 
@@ -16,6 +16,7 @@ from ..collection import scorecard, tables
 from ..paths import figures_dir
 from . import conclusions, readings
 from .score_data import num
+from .scorecard_texts import reading as _text
 
 __all__ = ["REPORT", "questions", "report_markdown", "write_report"]
 
@@ -34,38 +35,35 @@ def _claims_by_key(sc, notes):
     c = sc[sc.published.isna() & sc.quantity.isin(["claim", "time"])]
     statements, results = {}, {}
     for (paper, key), g in c.groupby(["paper", "note"], sort=False):
-        statements.setdefault(paper, []).append(f"- `{key}` {text.get(key, '')}")
-        where = ", ".join(
-            f"{r.dataset}: **{r.verdict}**" + (f" ({r.ours:.4g})" if pd.notna(r.ours) else "")
-            for r in g.itertuples()
-        )
-        results.setdefault(paper, []).append(f"- `{key}`: {where}")
+        statements.setdefault(paper, []).append(_text("report.statement", note=key, text=text.get(key, "")))
+        where = [_text("report.result.where", dict(has_ours=pd.notna(r.ours)), dataset=r.dataset,
+                       verdict=r.verdict, ours=r.ours) for r in g.itertuples()]  # fmt: skip
+        results.setdefault(paper, []).append(_text("report.result", note=key, where=where))
     return statements, results
 
 
 def _published_items(sc):
-    """Per paper: how many published numbers of each kind, and how many could be compared."""
+    """Per paper: how many published numbers of each kind, and how many could be compared (a time measured on
+    the authors' code is not compared)."""
     own = conclusions._own(sc)
     nums = own[own.quantity.isin(["error", "queried", "time", "error@budget"]) & own.published.notna()]
     lines = {}
     for paper, g in nums.groupby("paper", sort=False):
-        parts = [f"{len(q)} {kind} ({_compared(q)})" for kind, q in g.groupby("quantity", sort=False)]
-        lines[paper] = "; ".join(parts)
+        lines[paper] = [
+            _text("report.items", dict(has_nc=nc > 0), n=len(q), kind=kind, nc=nc,
+                  compared=int((~q.verdict.isin(["not available", "not comparable"])).sum()))
+            for kind, q in g.groupby("quantity", sort=False)
+            for nc in [int((q.verdict == "not comparable").sum())]
+        ]  # fmt: skip
     return lines
-
-
-def _compared(q):
-    """'n compared' for one kind of published number; a time measured on the authors' code is not compared."""
-    nc = int((q.verdict == "not comparable").sum())
-    words = f"{int((~q.verdict.isin(['not available', 'not comparable'])).sum())} compared"
-    return words + (f", {nc} run but not comparable" if nc else "")
 
 
 def _verdicts(rows):
     """'holds on 3 of 3' / 'fails on 4 of 4' / 'holds on 1, fails on 2 of 3': the decided claim rows."""
     d = rows[rows.verdict.isin(["holds", "fails"])]
-    counts = [f"{v} on {(d.verdict == v).sum()}" for v in ("holds", "fails") if (d.verdict == v).any()]
-    return ", ".join(counts) + f" of {len(d)}" if len(d) else "(not run)"
+    counts = [_text("report.decided.count", verdict=v, n=(d.verdict == v).sum()) for v in ("holds", "fails")
+              if (d.verdict == v).any()]  # fmt: skip
+    return _text("report.decided", dict(has_decided=len(d) > 0), counts=counts, n=len(d))
 
 
 def _gpa_range():
@@ -104,39 +102,23 @@ def _balance():
 
 def questions(sc, grid) -> list[str]:
     """The questions for the original authors, with the numbers that raise them (``grid``: the readings')."""
-    t1 = tables.read_table("00_gu2013_table1").set_index("dataset")
-    imdb = t1.loc["IMDB"]
+    imdb = tables.read_table("00_gu2013_table1").set_index("dataset").loc["IMDB"]
     gu = grid[(grid.paper == "gu2013") & (grid.role == "a-priori")].iloc[0]
     gh = grid[(grid.paper == "gu2013") & (grid.role == "headline")].iloc[0]
     lo, hi, plo, phi, mlo, mhi = _gpa_range()
     qp, qo, ep, eo = _bbq(sc)
     binds, folds, med = _balance()
-    return [
-        f"**The IMDB graph** (gu2013 Table 1, yang2016 Table I): which graph has {imdb['nodes (paper)']} nodes, "
-        f"{imdb['links (paper)']} links and {imdb['classes (paper)']} classes, and where can it be obtained? No graph "
-        "in our data folder has these counts (notebook 00), so every IMDB cell is not available and CiteSeer "
-        "only stands in.",
-        "**The error definition** (gu2013 Table 2): is the error the mean binary error of the K one-vs-rest "
-        f"learners, or the error of the multiclass (argmax) prediction? The first, with a bias feature, puts "
-        f"{int(gh['reproduced'] + gh['close'])} of {int(gh['n'])} cells within tolerance; the second, with "
-        f"Algorithm 1's features, {int(gu['reproduced'] + gu['close'])} of {int(gu['n'])}.",
-        f"**The multiclass GPA** (yang2016 Table I): how was GPA run on K classes? The published {plo:.3f}-"
-        f"{phi:.3f} lie "
-        + (
-            "between every error we ran and the majority-class error on each data set"
-            if _gpa_between()
-            else "apart from every error we ran"
-        )
-        + f" (majority class {mlo:.3f}-{mhi:.3f}); every reading we ran (one-vs-rest with or without a bias "
-        f"feature, b = 1e4, the multiclass perceptron) and a run at d = 10 give {lo:.3f}-{hi:.3f}.",
-        f"**BBQ's κ** (yang2016 Table I): which κ gives BBQ's {qp:.0f} queried labels on Cora? Tuned on a "
-        f"held-out order over 0.1, ..., 1 it queries {qo:.0f}; with κ set to ask for {qp:.0f}, its error is "
-        f"{eo:.4f} against the published {ep:.4f}.",
-        "**The balance interval** (gaertner2005 Sec. 6): how wide was the interval on the class shares of the "
-        f"transductive GP? At our tail-bound interval it binds in {binds} of {folds} folds (transduction then "
-        f"equals induction); at ±0.02 the median relative reduction is {100 * med:.0f} %, against 'typically "
-        "10 %'.",
-    ]
+    asked = [
+        _text("report.question.imdb", nodes=imdb["nodes (paper)"], links=imdb["links (paper)"],
+              classes=imdb["classes (paper)"]),
+        _text("report.question.error", head_within=int(gh["reproduced"] + gh["close"]), head_n=int(gh["n"]),
+              apriori_within=int(gu["reproduced"] + gu["close"]), apriori_n=int(gu["n"])),
+        _text("report.question.gpa", dict(between=_gpa_between()), pub_lo=plo, pub_hi=phi, major_lo=mlo,
+              major_hi=mhi, lo=lo, hi=hi),
+        _text("report.question.bbq", q_pub=qp, q_ours=qo, e_pub=ep, e_ours=eo),
+        _text("report.question.balance", binds=binds, folds=folds, reduction=100 * med),
+    ]  # fmt: skip
+    return [q.render() for q in asked]
 
 
 def _easy_hard(sc, tallies):
@@ -148,99 +130,51 @@ def _easy_hard(sc, tallies):
               & own.verdict.isin(scorecard.TALLIED)]  # fmt: skip
     gu = t.loc["gu2013"]
     easy = [
-        f"Loading the graphs: {(t1.verdict == 'holds').sum()} of {len(t1)} data sets of gu2013 Table 1 have the "
-        "published nodes, links and classes.",
-        f"gu2013's numbers at the headline reading: {gu['within']} of {gu['numbers']} within tolerance"
-        + (
-            f" (a reading chosen because it agrees: at the text's own reading {gu['apriori_share']:.0%} of the "
-            "errors are)."
-            if pd.notna(gu["apriori_share"])
-            else "."
-        ),
-        f"yang2016's own method: MSG's error within tolerance on {msg.verdict.isin(['reproduced', 'close']).sum()} "
-        f"of {len(msg)} data sets.",
-        f"The theorems: {th.verdict.isin(['holds', 'vacuous']).sum()} of {len(th)} bounds hold on every run of "
-        f"chapters 05-09 ({(th.verdict == 'vacuous').sum()} of them vacuous: above the trivial count).",
-    ]
+        _text("report.easy.graphs", holds=(t1.verdict == "holds").sum(), n=len(t1)),
+        _text("report.easy.gu2013", dict(has_apriori=pd.notna(gu["apriori_share"])), within=gu["within"],
+              numbers=gu["numbers"], share=gu["apriori_share"]),
+        _text("report.easy.msg", within=msg.verdict.isin(["reproduced", "close"]).sum(), n=len(msg)),
+        _text("report.easy.theorems", hold=th.verdict.isin(["holds", "vacuous"]).sum(), n=len(th),
+              vacuous=(th.verdict == "vacuous").sum()),
+    ]  # fmt: skip
     sslgc = own[own.note.isin(["g-time", "g4"])]
-    fails = bool((sslgc.verdict == "fails").any())
     at = own[
         (own.quantity == "error") & own.note.isin(["at-budget", "budget-near"]) & (own.verdict == "differs")
     ]
-    at_words = "; ".join(
-        f"{m} differs on {' and '.join(g.dataset)}" for m, g in at.groupby("method", sort=False)
-    )
+    at_words = [_text("report.hard.budget.method", method=m, datasets=list(g.dataset))
+                for m, g in at.groupby("method", sort=False)]  # fmt: skip
     hard = [
-        "Choices the papers leave open (the error definition, a bias feature, CMOG's update rule): the readings "
-        "grid in the verdict shows how far each moves the tally.",
-        f"Selective samplers at the published budget: of the samplers' label counts, "
-        f"{int(((own.quantity == 'queried') & (own.verdict == 'differs')).sum())} miss the published by more "
-        "than 25 % after tuning on a held-out order; judged at the published count instead, "
-        + (at_words or "none differs")
-        + ".",
-        "Time: the authors' Matlab against our compiled code. The published time ratios are shown beside ours "
-        "without a verdict (not comparable: an operation count orders the methods but gives none of the "
-        "ratios); time claims within our code are tested. SSLGC faster than OLLGC: "
-        + _verdicts(sslgc)
-        + (" (our O(d^2) update makes SSLGC's per-round query test its largest cost)" if fails else "")
-        + "; the growth with d and the scaling slopes: "
-        + _verdicts(own[own.note.isin(["g6", "s1", "s2"])])
-        + ".",
-        f"What cannot be tested here: {int(t['not_available'].sum())} published items (listed in the summary: "
-        "IMDB, the WebKB crawl, cells of gaertner2005 Table 1, Epinions' top-reviewer labels, and more).",
-    ]
+        _text("report.hard.readings"),
+        _text("report.hard.budget", dict(has_at=bool(at_words)), at=at_words,
+              missed=int(((own.quantity == "queried") & (own.verdict == "differs")).sum())),
+        _text("report.hard.time", dict(sslgc_fails=bool((sslgc.verdict == "fails").any())), sslgc=_verdicts(sslgc),
+              growth=_verdicts(own[own.note.isin(["g6", "s1", "s2"])])),
+        _text("report.hard.missing", n=int(t["not_available"].sum())),
+    ]  # fmt: skip
     return easy, hard
 
 
 def report_markdown(sc, notes, grid, tallies, by_chance) -> str:
-    """The report page (Markdown), from the scorecard, its notes, the readings grid, the tallies and chance."""
+    """The report page (Markdown), from the scorecard, its notes, the readings grid, the tallies and chance
+    (template ``report`` of :mod:`.scorecard_texts`)."""
     (claims, results), items = _claims_by_key(sc, notes), _published_items(sc)
     easy, hard = _easy_hard(sc, tallies)
-    out = [
-        "# Reproduction report",
-        "",
-        "In the shape of a ReScience C / ML Reproducibility Challenge report. Every number below is computed by "
-        "notebook 90 from the tables the reproduction notebooks wrote (`figures/90_scorecard.csv` has each row).",
-        "",
-        "## Summary",
-        "",
-        conclusions.regenerated_sentence(sc),
-        "",
-        *[conclusions.conclusion_text(r, sc) + "\n" for _, r in tallies.iterrows()],
-        conclusions.chance_sentence(by_chance),
-        "",
-        "## 1. Scope: the claims and published numbers",
-        "",
-        "Rules: " + scorecard.CONCLUSION_RULE,
-        "",
-    ]
-    for paper in dict.fromkeys(sc.paper):
-        out += [f"### {paper}: {TITLES.get(paper, paper)}", ""]
-        if paper in items:
-            out += [f"Published numbers: {items[paper]}.", ""]
-        out += claims.get(paper, ["- (no claim rows)"]) + [""]
-    out += ["## 2. Methods and readings", "",
-            "Each paper is run with its own protocol as we read it (random node orders, hyper-parameters tuned on "
-            "a held-out order, never on the evaluation orders). A selective sampler whose label count misses the "
-            "published by more than 25 % is judged at the published count (its query parameter set on the "
-            "held-out order to ask for it); the run at its own count is a diagnostic. Stand-in data sets "
-            "(CiteSeer for IMDB, WebKB's LINQS subsets) are replications on other data, without delta or z.",
-            ""]  # fmt: skip
-    for paper in readings.GRID:
-        if paper in set(sc.paper):
-            out += [f"- **{paper}.** " + readings.grid_sentence(grid, paper), ""]
-    out += ["## 3. Results per claim", "",
-            "Each claim of Sec. 1 with its verdict per data set (and our number in brackets: the note of the "
-            "claim says what it is); the published numbers per paper in the table after them.", ""]  # fmt: skip
-    for paper in dict.fromkeys(sc.paper):
-        out += [f"**{paper}**", ""] + results.get(paper, ["- (no claim rows)"]) + [""]
+    papers = list(dict.fromkeys(sc.paper))
+    scope = [_text("report.scope", dict(has_items=p in items, has_claims=p in claims), paper=p,
+                   title=TITLES.get(p, p), items=items.get(p, []), claims=claims.get(p, [])) for p in papers]  # fmt: skip
+    shown = [_text("report.reading", paper=p, sentence=readings.grid_sentence(grid, p))
+             for p in readings.GRID if p in set(sc.paper)]  # fmt: skip
+    per_claim = [_text("report.results", dict(has_results=p in results), paper=p, results=results.get(p, []))
+                 for p in papers]  # fmt: skip
     show = ["paper", "numbers", "within", *scorecard.TALLIED, "claims", "holds", "conclusion"]
-    out += [tables.render_markdown(tallies[show]), ""]
-    out += ["## 4. What was easy, what was hard", "", "Easy:", ""] + [f"- {x}" for x in easy]
-    out += ["", "Hard:", ""] + [f"- {x}" for x in hard]
-    out += ["", "## 5. Questions for the original authors", ""]
-    out += [f"{i}. {q}" for i, q in enumerate(questions(sc, grid), 1)]
-    return "\n".join(out) + "\n"
+    return _text(
+        "report", regenerated=conclusions.regenerated_sentence(sc),
+        conclusions=[_text("report.conclusion", text=conclusions.conclusion_text(r, sc)) for _, r in tallies.iterrows()],
+        chance=conclusions.chance_sentence(by_chance), rule=scorecard.CONCLUSION_RULE, scope=scope, readings=shown,
+        results=per_claim, tallies=tables.render_markdown(tallies[show]),
+        easy=[_text("report.bullet", text=x) for x in easy], hard=[_text("report.bullet", text=x) for x in hard],
+        questions=[_text("report.numbered", i=i, text=q) for i, q in enumerate(questions(sc, grid), 1)],
+    ).render()  # fmt: skip
 
 
 #: Where notebook 90 writes the page (the book shows it beside the summary notebook).

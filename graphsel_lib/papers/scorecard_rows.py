@@ -28,7 +28,7 @@ from ..collection import scorecard, tables
 from ..course.gp_runs import Q_COLLAPSE
 from ..paths import figures_dir
 from . import census as census_rows
-from . import common, gpa_multiclass
+from . import common, gpa_multiclass, scorecard_texts
 from . import gaertner2005_table1 as gaertner_t1
 from . import herbster2006 as herbster
 from .score_data import NAMES, num, pm
@@ -43,6 +43,7 @@ __all__ = [
     "reading_sensitivity",
 ]
 
+_text = scorecard_texts.reading  # a template of the scorecard's words (notes, verdict), to fill
 N_PUBLISHED = common.N_PUBLISHED  # gu2013 and yang2016 average over 20 random orders
 NAN = float("nan")
 #: gu2013 Table 2, IMDB row, "Time (s)" (mean over 20 orders): the one published time without a data set of ours.
@@ -245,15 +246,8 @@ def _time_note(card, datasets):
         if all(np.isfinite(err.get((ds, m), NAN)) for m in ("GPA", "OLLGC")):
             o, s = (census_rows.method_gpa_operations(m, D_STATED, err[(ds, "OLLGC")], err[(ds, "GPA")])
                     for m in ("OLLGC", "SSLGC"))  # fmt: skip
-            counts.append(f"{ds} {o:.0f}x / {s:.0f}x")
-    return (
-        "time ratio: the method's pass over GPA's; published: the authors' Matlab (mean over 20 orders), ours: "
-        "our compiled code timed alone (fastest repeat, median over orders). Not comparable: two "
-        "implementations. An operation count (multiply-adds per learner and round, d = 100, e the method's "
-        "mistake rate: GPA 2d + d e, OLLGC 2d + 4d^2 e, SSLGC at least 2d + 2d^2) orders both above GPA, "
-        f"as the paper does, but gives OLLGC/GPA and SSLGC/GPA (at least) {', '.join(counts) or '(no run)'}, "
-        "far from the published ratios and from ours, so it decides none of them: no delta, z or tolerance"
-    )
+            counts.append(_text("note.t1.count", dataset=ds, ollgc=o, sslgc=s))
+    return _text("note.t1", dict(has_counts=bool(counts)), counts=counts).render()
 
 
 def _gu2013_claims(card, paper):
@@ -376,18 +370,9 @@ def yang2016(card):
             tol = tolerance(paper, r.dataset, r.method)
             not_rep, best, between = _gpa_readings(card, paper, gpa, r.dataset, r.published, tol)
             stated = _gpa_label(best).startswith(STATED_PREFIX)
-            key = card.note(
-                "gpa-nr" if not_rep else "gpa",
-                "yang2016's GPA: no reading we tried (one-vs-rest with bias or not, b = 1e4, and the "
-                "multiclass perceptron with bias or not; appendix), nor a run at d = 10, comes within the "
-                "tolerance" + ("; the published error lies between every error we ran and the majority-class "
-                               "error (notebook 30, Sec. 7)" if between else " (notebook 30, Sec. 7)")
-                if not_rep
-                else f"yang2016's GPA on {r.dataset}: the headline reading differs, but "
-                + (f"a run at {best} (the paper states d = 100: not a reading; table 90_beyond_the_paper)"
-                   if stated else f"the reading {best} (appendix)")
-                + " comes within the tolerance, so the number is not called irreproducible",
-            )  # fmt: skip
+            gkey = "gpa-nr" if not_rep else "gpa"
+            key = card.note(gkey, _text("note." + gkey, dict(between=between, stated=stated), dataset=r.dataset,
+                                        best=best).render())  # fmt: skip
         var = r["published pm (variance)"]
         card.error(paper, "Table I", r.dataset, r.method, r.published, r.ours, r["ours std"], card.n_orders,
                    published_std=math.sqrt(var) if np.isfinite(var) else NAN, n_published=N_PUBLISHED,
@@ -502,10 +487,8 @@ def _error_at_budget(card, paper, budgets):
     """
     item, name = AT_BUDGET[paper]
     at = tables.read_table(name).set_index(["dataset", "method"])
-    key = card.note("at-budget", "judged at the published label budget: the sampler's query parameter set on the "
-                                 "held-out order to ask for the published number of labels (bisection, within 2 %), "
-                                 f"then run on the evaluation orders (tables {AT_BUDGET['gu2013'][1]}, "
-                                 f"{AT_BUDGET['yang2016'][1]})")  # fmt: skip
+    names = [AT_BUDGET["gu2013"][1], AT_BUDGET["yang2016"][1]]
+    key = card.note("at-budget", _text("note.at-budget", tables=names).render())
     for (dataset, method), ratio in budgets.items():
         if abs(ratio - 1) <= scorecard.QUERY_BUDGET or (dataset, method) not in at.index:
             continue
@@ -595,19 +578,12 @@ def _collapse_claim(card, paper):
     naive = qc[qc.method.str.startswith("naive")]
     runs, collapsed = int(num(naive.runs).sum()), int(num(naive.collapsed).sum())
     majority = bool((2 * num(naive.collapsed) > num(naive.runs)).any())
-    rates = " and ".join(f"{100 * float(x):g} %" for x in dict.fromkeys(num(naive.labelled)))
+    rates = [_text("note.percent", x=100 * float(x)) for x in dict.fromkeys(num(naive.labelled))]
     # the paper claims a possibility ("can lead to cases"), on data of its own: runs without a collapse on Cora
     # cannot refute it, so only a majority of collapses decides (it holds)
     card.claim(paper, "Sec. 3", "Cora", True if majority else "inconclusive", "collapse",
-               "gaertner2005 Sec. 3: 'a naive application of the variational bound can lead to cases where q is "
-               "concentrated on one class ... confirmed by experimental results'; tested (notebook 12, criterion fixed "
-               f"before the runs) as: naive EM collapses (one class >= {100 * Q_COLLAPSE:.0f} % of the unlabelled mass) in a "
-               f"majority of its runs at some label rate. Cora, {rates} labelled, soft and hard q, two priors: "
-               f"{collapsed} of {runs} runs collapse (largest mass {num(naive.majority_mass_max).max():.3f}); the paper "
-               "does not describe its experiment, and single hard-EM runs with other seeds can reach the criterion, "
-               "so this speaks against collapse as the typical outcome, not against its possibility. Inconclusive "
-               "unless a majority collapses: the paper claims a possibility, on data it does not name; ours = share "
-               "of runs collapsed", method="naive EM", ours=collapsed / runs)  # fmt: skip
+               _text("note.collapse", q_collapse=100 * Q_COLLAPSE, rates=rates, collapsed=collapsed, runs=runs,
+                     largest=num(naive.majority_mass_max).max()).render(), method="naive EM", ours=collapsed / runs)  # fmt: skip
 
 
 def _transduction_claim(card, paper, gv):
@@ -626,12 +602,9 @@ def _transduction_claim(card, paper, gv):
     tvi = tables.read_table("42_transduction_vs_induction")
     red = num(tvi["relative reduction"])
     card.claim(paper, "Sec. 6 (binding)", f"UCI ({len(tvi)} sets)", "inconclusive", "tvi-b",
-               "gaertner2005 Sec. 6, with a balance interval that binds (the training folds' class shares +-0.02, "
-               f"binding in {int(num(tvi['eps=0.02 binds (folds)']).sum())} of {int(num(tvi['folds']).sum())} fits): "
-               f"the transductive GP errs less than the inductive GP on most sets; ours = share of sets where it does "
-               f"(median relative reduction {100 * red.median():.0f} %, against the paper's 'typically 10 %'); stratified "
-               "folds hand it near-true test shares (notebook 42). Inconclusive: lower on most sets, but at a "
-               "median reduction far below the claimed size", method="transd./ind.", ours=float((red > 0).mean()))  # fmt: skip
+               _text("note.tvi-b", binds=int(num(tvi["eps=0.02 binds (folds)"]).sum()),
+                     fits=int(num(tvi["folds"]).sum()), reduction=100 * red.median()).render(),
+               method="transd./ind.", ours=float((red > 0).mean()))  # fmt: skip
 
 
 def zhang2006(card):
@@ -645,10 +618,8 @@ def zhang2006(card):
     if not (np.isfinite(p) and p < 0.05):  # the test cannot decide (and digit pairs stand in for its data)
         holds = "inconclusive"
     card.claim(paper, "abstract", "digit pairs", holds, "z1",
-               f"zhang2006: learning the graph (LOOHL, with our prior on log sigma) improves on the harmonic function "
-               f"at sigma0, in a paired t-test over the {diff.size} (pair, labels) cells at 95 % (p = {p:.2g}; "
-               f"{int((diff < 0).sum())} lower, {int((diff > 0).sum())} higher, {int((diff == 0).sum())} equal); "
-               "ours = mean error difference", method="LOOHL", ours=float(diff.mean()))  # fmt: skip
+               _text("note.z1", cells=diff.size, p=p, lower=int((diff < 0).sum()), higher=int((diff > 0).sum()),
+                     equal=int((diff == 0).sum())).render(), method="LOOHL", ours=float(diff.mean()))  # fmt: skip
     dg = tables.read_table("11_degenerate_graphs").set_index("method")
     pure, fixed = dg.loc["LOOHL (pure)"], dg.loc["LOOHL (shrink=0.01)"]
     card.claim(paper, "Fig. 1", "degenerate graphs", bool(pure["stranded max"] > 0 and fixed["stranded max"] == 0),
@@ -677,14 +648,9 @@ def herbster2006(card):
                    ours=float(r["largest ours/bound"]))  # fmt: skip
     k = herbster.slide_vertices().set_index("vertex")
     w = "karate (weighted)"
-    weighted = (
-        "matches neither"
-        if (k.loc["argmin", w], k.loc["argmax", w]) != (30, 15)
-        else "has its extremes there"
-    )
-    which = card.note("h-graph", "the slides do not say which graph they draw; on the karate club (the graph they "
-                                 f"resemble) the same vertices give K_30,30 = {k.loc[30, 'karate']:.3f} and K_15,15 = "
-                                 f"{k.loc[15, 'karate']:.3f}, and the weighted karate graph {weighted} (notebook 02)")  # fmt: skip
+    extremes = (k.loc["argmin", w], k.loc["argmax", w]) == (30, 15)
+    which = card.note("h-graph", _text("note.h-graph", dict(weighted_extremes=extremes), k30=k.loc[30, "karate"],
+                                       k15=k.loc[15, "karate"]).render())  # fmt: skip
     card.rows.append(scorecard.claim_row(paper, "K_30,30, K_15,15", "the slides' graph", None, note=which))
 
 
@@ -819,12 +785,10 @@ def reading_sensitivity(sc, variants, *, stated=False):
 
 
 # --------------------------------------------------------------------------- the verdict, in words
-def _pct(x):
-    return f"{round(100 * x):+d} %"
-
-
-def verdict_paragraph(sc, paper, sensitivity=None):
-    """One paragraph: a paper's verdict counts, label budgets, claims, stand-ins and reading sensitivity."""
+def verdict_paragraph(sc, paper, sensitivity=None, *, under_conclusion=False):
+    """One paragraph: a paper's verdict counts, label budgets, claims, stand-ins and reading sensitivity
+    (template ``tallies`` of :mod:`.scorecard_texts`; ``under_conclusion``: it follows the paper's conclusion,
+    so it opens with "Tallies:" instead of the paper's name)."""
     p = sc[sc.paper == paper]
     stand_in = (
         (p.dataset == NAMES["citeseer"]) | p.dataset.str.contains("stand-in") | (p.verdict == "stand-in")
@@ -834,57 +798,53 @@ def verdict_paragraph(sc, paper, sensitivity=None):
     avail = e[e.verdict.isin(scorecard.TALLIED)]  # reading-dependent, diagnostic rows: outside the tally
     parts = []
     if len(avail):
-        within = avail[avail.delta.abs() <= avail.tolerance]
         v = avail.verdict.value_counts()
-        parts.append(f"{len(within)}/{len(avail)} errors within tolerance, {(avail.z.abs() <= 2).sum()}/{len(avail)} "
-                     "within 2 σ; verdicts: " + ", ".join(f"{v[k]} {k}" for k in scorecard.VERDICTS[:4] if v.get(k, 0)))  # fmt: skip
+        parts.append(_text("tallies.errors", n=len(avail), within=len(avail[avail.delta.abs() <= avail.tolerance]),
+                             within_2s=(avail.z.abs() <= 2).sum(), verdicts=[
+                                 _text("tallies.count", n=v[k], verdict=k) for k in scorecard.VERDICTS[:4]
+                                 if v.get(k, 0)]))  # fmt: skip
     dependent = e[e.verdict == "reading-dependent"]
     if len(dependent):
-        parts.append(f"{len(dependent)} reading-dependent (the readings of the published cell disagree: "
-                     + ", ".join(f"{r.dataset} {r.method}" for r in dependent.itertuples()) + ")")  # fmt: skip
+        cells = [_text("tallies.cell", dataset=r.dataset, method=r.method) for r in dependent.itertuples()]
+        parts.append(_text("tallies.dependent", n=len(dependent), cells=cells))
     na = own[own.verdict == "not available"]
     if len(na):
-        items = "item" if len(na) == 1 else "items"
-        parts.append(f"{len(na)} published {items} not available ({', '.join(sorted(set(na.dataset)))})")
+        parts.append(_text("tallies.not_available", dict(one=len(na) == 1), n=len(na),
+                             datasets=sorted(set(na.dataset))))  # fmt: skip
     for m, g in own[(own.quantity == "queried") & own.ours.notna()].groupby("method", sort=False):
-        parts.append(f"{m} label counts " + " / ".join(
-            f"{_pct(r.ours / r.published - 1)} ({r.dataset}" + (", both query every node: not tallied)"
-                                                                 if r.verdict == "by construction" else ")")
-            for r in g.itertuples()) + " against the published")  # fmt: skip
+        counts = [_text("tallies.queried.count", dict(by_construction=r.verdict == "by construction"),
+                          pct=round(100 * (r.ours / r.published - 1)), dataset=r.dataset) for r in g.itertuples()]  # fmt: skip
+        parts.append(_text("tallies.queried", method=m, counts=counts))
     diag = own[own.quantity == scorecard.OWN_BUDGET]
     if len(diag):
         at = own[own.quantity == "error"].set_index(["dataset", "method"])
-        parts.append("judged at the published label budget (the query parameter tuned to the published count): "
-                     + ", ".join(f"{r.method} {at.loc[(r.dataset, r.method), 'delta']:+.3f} ({r.dataset}, "
-                                 f"{at.loc[(r.dataset, r.method), 'verdict']}; {r.delta:+.3f} at its own count, "
-                                 "a diagnostic)" for r in diag.itertuples()))  # fmt: skip
+        rows = [_text("tallies.at_budget.row", method=r.method, delta=at.loc[(r.dataset, r.method), "delta"],
+                        dataset=r.dataset, verdict=at.loc[(r.dataset, r.method), "verdict"], own_delta=r.delta)
+                for r in diag.itertuples()]  # fmt: skip
+        parts.append(_text("tallies.at_budget", rows=rows))
     t = own[(own.quantity == "time") & own.published.notna() & (own.verdict == "not comparable")]
     if len(t):
-        parts.append(f"published time ratios: {len(t)} not comparable (the authors' Matlab against our "
-                     "compiled code; ours shown beside them, no verdict)")  # fmt: skip
+        parts.append(_text("tallies.times", n=len(t)))
     c = own[own.quantity.isin(["claim", "time"]) & own.published.isna() & (own.verdict != "not available")]
     if len(c):
         decided, fails = c[c.verdict.isin(["holds", "fails"])], c[c.verdict == "fails"]
         other = c[~c.index.isin(decided.index)].verdict.value_counts()
-        parts.append(f"claims: {(c.verdict == 'holds').sum()}/{len(decided)} decided hold" + (
-            " (fails: " + "; ".join(f"{r.item} [{r.note}] on {r.dataset}" for r in fails.itertuples()) + ")"
-            if len(fails) else "") + ("; not decided: " + ", ".join(f"{n} {v}" for v, n in other.items())
-                                      if len(other) else ""))  # fmt: skip
+        parts.append(_text(
+            "tallies.claims", dict(has_fails=len(fails) > 0, has_other=len(other) > 0),
+            holds=(c.verdict == "holds").sum(), decided=len(decided),
+            fails=[_text("tallies.claims.fail", item=r.item, note=r.note, dataset=r.dataset)
+                   for r in fails.itertuples()],
+            other=[_text("tallies.count", n=n, verdict=v) for v, n in other.items()],
+        ))  # fmt: skip
     if sensitivity is not None:
         s = sensitivity[sensitivity.paper == paper]
         if len(s):
-            parts.append(f"robustness: {len(s)} alternative readings change {int(s['verdicts changed'].sum())} of "
-                         f"{int(s['rows compared'].sum())} verdicts (table 90_reading_sensitivity; runs at a rank "
-                         "d other than the stated 100 are not readings: table 90_beyond_the_paper)")  # fmt: skip
-    text = f"**{paper}**: " + "; ".join(parts) + "."
-    if len(aside):
-        rows = aside[aside.quantity != "claim"]
-        claims = aside[aside.quantity == "claim"]
-        text += (f" On stand-in data sets (replications on other data, no delta or z against the paper's numbers): "
-                 f"{len(rows)} rows shown"
-                 + (f"; {len(claims)} claims tested there are inconclusive for the paper" if len(claims) else "")
-                 + ".")  # fmt: skip
-    return text
+            parts.append(_text("tallies.robustness", n=len(s), changed=int(s["verdicts changed"].sum()),
+                                 compared=int(s["rows compared"].sum())))  # fmt: skip
+    n_claims = int((aside.quantity == "claim").sum())
+    claims = dict(under_conclusion=under_conclusion, has_aside=len(aside) > 0, has_aside_claims=n_claims > 0)
+    return _text("tallies", claims, paper=paper, parts=parts, n_aside=len(aside) - n_claims,
+                   n_aside_claims=n_claims).render()  # fmt: skip
 
 
 # --------------------------------------------------------------------------- writing
@@ -913,46 +873,29 @@ def write(sc, variants, notes, sensitivity, verdict_md, *, extra=None):
         fh.write(verdict_md)
 
 
+def _fill(text):
+    """One paragraph in lines of at most 110 characters (words and hyphenated words unbroken)."""
+    return textwrap.fill(text, 110, break_long_words=False, break_on_hyphens=False)
+
+
 def verdict_text(sc, sensitivity, *, smoke=False, before=None, after=None, lead=""):
-    """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters.
+    """The per-paper verdict paragraphs (the book's landing page opens with them), lines of at most 110 characters
+    (template ``verdict`` of :mod:`.scorecard_texts`).
 
     ``before`` / ``after``: per paper, text set before / after its tally paragraph (the conclusion, the readings);
     ``lead``: paragraphs before the papers (what is regenerated, what chance gives), split at blank lines.
     """
-    papers = list(dict.fromkeys(sc.paper))
     before, after = before or {}, after or {}
     paragraphs = []
-    for p in papers:
-        tally = verdict_paragraph(sc, p, sensitivity)
+    for p in dict.fromkeys(sc.paper):
         if p in before:  # the conclusion opens the paper; the tallies follow under it
-            paragraphs.append(before[p])
-            tally = "Tallies: " + tally.removeprefix(f"**{p}**: ")
-        paragraphs.append(" ".join(x for x in (tally, after.get(p, "")) if x))
-    return (
-        (
-            "*Smoke profile: tiny data; the verdicts below test the pipeline, not the papers.*\n\n"
-            if smoke
-            else ""
-        )
-        + "".join(
-            textwrap.fill(part, 110, break_long_words=False, break_on_hyphens=False) + "\n\n"
-            for part in lead.split("\n\n")
-            if part
-        )
-        + "\n\n".join(
-            textwrap.fill(p, 110, break_long_words=False, break_on_hyphens=False) for p in paragraphs
-        )
-        + "\n\n"
-        + textwrap.fill(
-            "The rules, the readings and every row: notebook 90 (`figures/90_scorecard.csv`); claims and notes are "
-            "keyed in `figures/90_notes.csv`; how much each verdict depends on a reading: "
-            "`figures/90_reading_sensitivity.csv`.",
-            110,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-        + "\n"
-    )
+            paragraphs.append(_fill(before[p]))
+        tally = verdict_paragraph(sc, p, sensitivity, under_conclusion=p in before)
+        paragraphs.append(_fill(_text("tallies.with_after", dict(has_after=bool(after.get(p))), tally=tally,
+                                        after=after.get(p, "")).render()))  # fmt: skip
+    leads = [_text("verdict.lead", paragraph=_fill(part)) for part in lead.split("\n\n") if part]
+    return _text("verdict", dict(smoke=smoke), lead=leads, papers=paragraphs,
+                   footer=_fill(_text("verdict.footer").render())).render()  # fmt: skip
 
 
 def scorecard_figure(sc):

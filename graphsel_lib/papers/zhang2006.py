@@ -23,13 +23,13 @@ from sklearn.datasets import load_digits
 
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
-from graphsel_lib.course.prose import Reading
+from graphsel_lib.course.checks import ChapterChecks
+from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
 from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
 
 __all__ = [
-    "BAD_SPLIT_CELL",
     "HEADLINE",
     "METHODS",
     "PUBLISHED",
@@ -47,8 +47,6 @@ __all__ = [
 PUBLISHED = pd.DataFrame(columns=["pair", "labels", "method", "error"])
 #: The methods of notebook 40, in the order of the table and the figure.
 METHODS = ("HEM σ₀", "HEM CV", "MinEnt", "LOOHL", "LOOHL (pure)")
-#: The (pair, labels) cell whose worst split the full profile's reading quotes (HEM σ₀ near chance there).
-BAD_SPLIT_CELL = ("3 vs 8", 8)
 
 
 @dataclass(frozen=True)
@@ -169,6 +167,8 @@ class ErrorVsLabels(Result):
     grid_runs: pd.DataFrame  #: HEM's test error at every c * sigma0, per split
     #: mean / std error and mean seconds per pair, labels, method (the written table)
     summary: pd.DataFrame = table_field("error_vs_labels", float_format="%.4f", required=True)
+    #: the seed of the splits (a failed check names it)
+    seed: int = 0
     PREFIX = "40_zhang2006_"
 
     @property
@@ -196,28 +196,38 @@ class ErrorVsLabels(Result):
         """Mean error difference HEM CV - HEM σ₀ over the cells."""
         return float((self.errors["HEM CV"] - self.errors["HEM σ₀"]).mean())
 
+    @property
+    def prior_vs_pure(self) -> pd.Series:
+        """Per pair at the smallest label count: the sign of LOOHL minus LOOHL (pure) (-1 lower, 0 equal, 1 higher)."""
+        small = self.smallest
+        return np.sign(small["LOOHL"] - small["LOOHL (pure)"]).astype(int)
+
     def check(self) -> str:
-        """Sec. 3's checks (asserted): every method beats chance at the most labels; CV is not worse than
-        sigma0 by more than the mean std; the prior helps at the fewest labels; (full) CV picks c = 1 on
-        at least 95 % of the splits. Returns what they read."""
+        """Sec. 3's checks, as :class:`~graphsel_lib.course.checks.ChapterChecks` keeps them apart.
+
+        Claims the reading makes for every run (asserted on every seed): every method beats chance at the most
+        labels; CV is not worse than sigma0 by more than the mean std; (full) CV picks c = 1 on at least 95 % of
+        the splits. The prior against pure LOOHL at the fewest labels is not asserted: the paper shows pure
+        LOOHL's degenerate graphs (Fig. 1) and calls LOOHL effective "with a simple regularizer" (Sec. 1), with
+        no margin; one smoke split can tie or differ by one image, so the reading says per run which it is.
+        Returns what the checks read."""
         p, s = self.protocol, self.summary
-        assert (s[s["labels"] == max(p.n_labels)]["error"] < 0.5).all(), "a method is no better than chance"
-        assert self.cv_gap <= s["error_std"].fillna(0).mean() + 1e-12
+        check = ChapterChecks(profile="smoke" if p.smoke else "full", seed=self.seed)
+        check.claim((s[s["labels"] == max(p.n_labels)]["error"] < 0.5).all(),
+                    "every method is better than chance at the largest label count")  # fmt: skip
+        check.claim(self.cv_gap <= s["error_std"].fillna(0).mean() + 1e-12,
+                    "HEM CV is not worse than HEM σ₀ by more than the mean standard deviation over the splits")  # fmt: skip
         chosen = self.chosen_c
         if not p.smoke:
-            assert chosen.get("c=1", 0) >= 0.95 * chosen.sum(), (
-                "the text says CV picks sigma_0 on nearly every split"
-            )
+            check.claim(chosen.get("c=1", 0) >= 0.95 * chosen.sum(), "CV picks sigma_0 on nearly every split")
         small = self.smallest
-        assert (small["LOOHL"] < small["LOOHL (pure)"]).all(), (
-            "the prior does not help at the smallest label count"
-        )
         return "\n".join([
             f"mean error difference HEM CV - HEM σ₀: {self.cv_gap:+.4f}",
             "mean error per method over pairs and label counts:",
             self.errors.mean().sort_values().to_string(float_format=lambda x: f"{x:.4f}"),
             f"bandwidth factor chosen by the leave-one-out loss (HEM CV): {chosen.to_dict()}",
-            f"at {min(p.n_labels)} labels, LOOHL vs LOOHL (pure):",
+            f"at {min(p.n_labels)} labels, LOOHL vs LOOHL (pure) (sign of the difference per pair: "
+            f"{self.prior_vs_pure.to_dict()}):",
             small.to_string(float_format=lambda x: f"{x:.4f}"),
             "mean test error of HEM at c * sigma_0 (over label counts and splits):",
             self.grid.to_string(float_format=lambda x: f"{x:.4f}"),
@@ -237,9 +247,13 @@ class ErrorVsLabels(Result):
             n_splits=p.n_splits,
             n_cells=len(piv),
             lo_n=min(p.n_labels),
-            pure_lo=small["LOOHL (pure)"].min(),
-            pure_hi=small["LOOHL (pure)"].max(),
+            pure=Span(small["LOOHL (pure)"].min(), small["LOOHL (pure)"].max()),
+            reg=Span(small["LOOHL"].min(), small["LOOHL"].max()),
             reg_max=small["LOOHL"].max(),
+            n_pairs=len(small),
+            n_prior_lower=int((self.prior_vs_pure < 0).sum()),
+            n_prior_equal=int((self.prior_vs_pure == 0).sum()),
+            n_prior_higher=int((self.prior_vs_pure > 0).sum()),
             means=[
                 reading("zhang2006.reading.mean", method=m, error=v)
                 for m, v in piv.mean().sort_values().items()
@@ -259,21 +273,23 @@ class ErrorVsLabels(Result):
         )
         claims = dict(
             smoke=p.smoke,
+            prior_lower=bool((self.prior_vs_pure < 0).all()),
+            many_pairs=len(small) > 1,
             many_splits=p.n_splits > 1,
             many_cells=len(piv) > 1,
             not_significant=bool(clear.sum() <= len(piv) / 2),
             bad_split=not p.smoke,
             sigma0_best=bool((grid[1.0] < grid_other).all()),
         )
-        if not p.smoke:  # the cell of notebook 40's worst single split of HEM σ₀
-            pair, labels = BAD_SPLIT_CELL
+        if not p.smoke:  # the (pair, labels) cell of this run's worst single split of HEM σ₀
             per_split = res.pivot_table(index=["pair", "labels", "split"], columns="method", values="error")
-            worst = per_split.loc[BAD_SPLIT_CELL]
+            pair, labels, _ = per_split["HEM σ₀"].idxmax()
+            worst = per_split.loc[(pair, labels)]
             values.update(
                 bad_pair=pair,
                 bad_labels=labels,
                 bad_worst=worst["HEM σ₀"].max(),
-                bad_mean=piv.loc[BAD_SPLIT_CELL, "HEM σ₀"],
+                bad_mean=piv.loc[(pair, labels), "HEM σ₀"],
                 bad_loohl=worst["LOOHL"].max(),
             )
         return reading("zhang2006.reading", claims, **values)
@@ -297,7 +313,7 @@ def error_vs_labels(profile: str = "full", seed: int = 0) -> ErrorVsLabels:
         .agg(error=("error", "mean"), error_std=("error", "std"), seconds=("seconds", "mean"))
         .reset_index()
     )
-    return ErrorVsLabels(p, res, pd.DataFrame(grid_rows), summary)
+    return ErrorVsLabels(p, res, pd.DataFrame(grid_rows), summary, seed=seed)
 
 
 def draw_error_vs_labels(res: ErrorVsLabels):

@@ -8,7 +8,20 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, gaertner2005, transductive_peers, yang2016, zhang2006
+from graphsel_lib.papers import (
+    beyond_texts,
+    budget_spread,
+    conclusions,
+    fastonl,
+    gaertner2005,
+    readings,
+    report_page,
+    scorecard_rows,
+    scorecard_texts,
+    transductive_peers,
+    yang2016,
+    zhang2006,
+)
 from graphsel_lib.papers.gaertner2005 import texts as gaertner_texts
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 from graphsel_lib.papers.yang2016 import texts as yang_texts
@@ -141,3 +154,25 @@ def test_gaertner2005_readings_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no gaertner2005 reading 'nope'"):
         gaertner_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(scorecard_texts.TEMPLATES))
+def test_every_scorecard_template_parses(key):
+    assert prose._fields(scorecard_texts.TEMPLATES[key])
+
+
+def test_scorecard_words_assemble_no_prose():
+    """Notebook 90: the conclusion, regenerated and chance sentences, the readings grid and tuning-order spread,
+    the verdict page and the report page compute values, not words."""
+    rp = report_page
+    converted = [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
+                 scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text, rp._claims_by_key,
+                 rp._published_items, rp._verdicts, rp.questions, rp._easy_hard, rp.report_markdown,
+                 readings.grid_sentence, readings._counts, budget_spread.sentence]  # fmt: skip
+    s = scorecard_rows  # the builders whose notes (cells of figures/90_notes.csv) quote numbers
+    converted += [s._time_note, s._error_at_budget, s._collapse_claim, s._gu2013_claims, s._yang2016_claims,
+                  s.gaertner2005, s.zhang2006, s.herbster2006]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no scorecard text 'nope'"):
+        scorecard_texts.reading("nope")

@@ -4,6 +4,8 @@ The run uses the smoke profile (one pair, one label count, one split: seconds). 
 temporary folder, never to ``figures/``.
 """
 
+import dataclasses
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -71,11 +73,26 @@ def test_error_vs_labels_smoke(run, figures):
 def test_reading_claims(run):
     """Notebook 40 Sec. 3 at smoke (hold for seeds 0-2): CV picks sigma0 on the split, so HEM CV is HEM σ₀."""
     read = run.reading()
-    assert read.claims["smoke"] and not read.claims["bad_split"]  # the full profile's 3 vs 8 cell is not run
+    assert read.claims["smoke"] and not read.claims["bad_split"]  # one split: no worst split to quote
     assert read.values["picked"] == read.values["n_cv"] == 1 and read.values["same_cv"] == 0
     means = read.values["means"]  # every method, the mean errors in ascending order
     assert {m.values["method"] for m in means} == set(zh.METHODS)
     assert all(a.values["error"] <= b.values["error"] for a, b in zip(means, means[1:], strict=False))
+
+
+@pytest.mark.parametrize("shift, words", [(-0.01, "lower on every pair"), (0.0, "equal on 1"),
+                                          (0.01, "higher on 1 of the 1 pair")])  # fmt: skip
+def test_prior_against_pure_is_read_not_asserted(run, shift, words):
+    """zhang2006 names no margin by which the prior must win (Fig. 1, Sec. 1): a tie or a loss at the fewest labels
+    (smoke seeds 2 and 5) passes check() and the reading says which it is."""
+    s = run.summary.copy()
+    pure = s.method == "LOOHL (pure)"
+    s.loc[s.method == "LOOHL", "error"] = s.loc[pure, "error"].to_numpy() + shift
+    tied = dataclasses.replace(run, summary=s, seed=2)
+    tied.check()
+    read = tied.reading()
+    assert read.claims["prior_lower"] == (shift < 0) and words in read.render()
+    assert ("is essential" in read.render()) == (shift < 0)
 
 
 def test_error_vs_labels_is_deterministic(run):
