@@ -66,7 +66,6 @@ __all__ = [
     "online_predictor",
     "relaxation_predictor",
     "eligible",
-    "stratified_folds",
     "problem_folds",
     "cross_validate",
     "nested_cross_validate",
@@ -298,20 +297,6 @@ def relaxation_predictor(beta_fraction, seed=0) -> Predictor:
         return online.Relaxation(g.adjacency, beta=beta_fraction * g.n_nodes, kernel=kernel_for(g.n_nodes))
 
     return online_predictor("relaxation learner", f"beta = {beta_fraction:g} n", make, seed=seed)
-
-
-def stratified_folds(labels, labelled, n_folds, seed=0):
-    """``n_folds`` disjoint arrays of labelled nodes, each class dealt round-robin over the folds (seeded)."""
-    n_folds = _check_count(n_folds, "n_folds", 1)
-    rng = np.random.default_rng(check_seed(seed, allow_none=False))
-    folds = [[] for _ in range(n_folds)]
-    start = 0
-    for k in np.unique(labels[labelled]):
-        nodes = rng.permutation(np.flatnonzero(labelled & (labels == k)))
-        for j, node in enumerate(nodes):
-            folds[(start + j) % n_folds].append(int(node))
-        start += nodes.size
-    return [np.sort(np.asarray(f, dtype=np.int64)) for f in folds]
 
 
 def parts_summary(parts):

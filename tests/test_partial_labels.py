@@ -23,19 +23,6 @@ def graphs():
     return full, _partial(full, 0.2)
 
 
-def test_stratified_folds_are_disjoint_cover_and_balanced(graphs):
-    _, g = graphs
-    folds = pl.stratified_folds(g.labels, g.labelled, 4, seed=1)
-    joined = np.concatenate(folds)
-    assert np.array_equal(np.sort(joined), np.flatnonzero(g.labelled))
-    assert max(map(len, folds)) - min(map(len, folds)) <= 1
-    for k in range(g.n_classes):  # each class spread over the folds as evenly as its size allows
-        per = [np.count_nonzero(g.labels[f] == k) for f in folds]
-        assert max(per) - min(per) <= 1
-    again = pl.stratified_folds(g.labels, g.labelled, 4, seed=1)  # seeded: the same folds
-    assert all(np.array_equal(a, b) for a, b in zip(folds, again, strict=True))
-
-
 def test_harmonic_predictor_is_the_library_harmonic(graphs):
     _, g = graphs
     F = pl.harmonic_cmn().fit_predict(g, g.labelled)

@@ -81,9 +81,7 @@ def check_pool_graph(S: Adjacency) -> sp.csr_matrix:
     >>> check_pool_graph(np.array([[1.0, 2.0], [2.0, 0.0]])).diagonal()
     array([0., 0.])
     """
-    S = check_adjacency(S)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, drop_loops=True)
     S = S.tocsr()
     k = csgraph.connected_components(S, directed=False)[0]
     if k != 1:

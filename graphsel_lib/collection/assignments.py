@@ -242,34 +242,18 @@ def source_notebook(chapter: int, notebooks_dir=None) -> dict:
         )
         for i in sorted(roles):
             role, gid = roles[i], f"{tag}-{roles[i]}{i}"
+            kind, source, flags = cells[i]["cell_type"], _source(cells[i]), {"locked": True}
             if role == "written":
-                out.append(
-                    _cell(
-                        "markdown",
-                        _source(written[k_written]),
-                        _nbgrader(gid, grade=True, solution=True, points=WRITTEN_POINTS[e.kind]),
-                    )
-                )
+                kind, source = "markdown", _source(written[k_written])
+                flags = {"grade": True, "solution": True, "points": WRITTEN_POINTS[e.kind]}
                 k_written += 1
             elif role == "answer":
-                out.append(
-                    _cell(
-                        "code",
-                        solution_cell(_source(cells[i]), _source(answers[k_answer])),
-                        _nbgrader(gid, solution=True),
-                    )
-                )
+                kind, source = "code", solution_cell(source, _source(answers[k_answer]))
+                flags = {"solution": True}
                 k_answer += 1
             elif role == "check":
-                out.append(
-                    _cell(
-                        "code",
-                        _source(cells[i]),
-                        _nbgrader(gid, grade=True, locked=True, points=CHECK_POINTS[e.kind]),
-                    )
-                )
-            else:
-                out.append(_cell(cells[i]["cell_type"], _source(cells[i]), _nbgrader(gid, locked=True)))
+                kind, flags = "code", {"grade": True, "locked": True, "points": CHECK_POINTS[e.kind]}
+            out.append(_cell(kind, source, _nbgrader(gid, **flags)))
     return {
         "cells": out,
         "metadata": {

@@ -29,7 +29,6 @@ import contextlib
 import dataclasses
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from .._atomic import atomic_write
@@ -258,12 +257,3 @@ def check(notebooks, figures_dir, *, profile="full", library=None) -> Report:
     report.files.sort()
     report.other_library.sort()
     return report
-
-
-def blas_threads_from_env(env=os.environ):
-    """The BLAS thread count pinned in ``env`` (``OPENBLAS_NUM_THREADS`` and friends), or ``None``."""
-    for key in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        value = env.get(key)
-        if value and value.isdigit():
-            return int(value)
-    return None

@@ -65,6 +65,12 @@ def kernel_bound_table(rows, *, by="family"):
     return summary
 
 
+def _truncation_error(emb, K, d, rng):
+    """``E = L^+ − L_d^+`` and its largest eigenvalue by Lanczos (ARPACK, start vector drawn from ``rng``)."""
+    E = K - emb.truncate(d).kernel()
+    return E, spla.eigsh(E, k=1, which="LA", v0=rng.standard_normal(K.shape[0]), return_eigenvectors=False)[0]
+
+
 def low_rank_kernel_errors(emb, K, ranks, *, rng):
     """The error of the rank-``d`` kernel ``L_d^+ = M_d^T M_d`` against ``L^+ = K`` at each rank in ``ranks``.
 
@@ -82,12 +88,10 @@ def low_rank_kernel_errors(emb, K, ranks, *, rng):
     import pandas as pd
 
     K = np.asarray(K, dtype=float)
-    n = K.shape[0]
     inv = 1.0 / emb.eigenvalues
     rows = []
     for d in ranks:
-        E = K - emb.truncate(d).kernel()
-        top = spla.eigsh(E, k=1, which="LA", v0=rng.standard_normal(n), return_eigenvectors=False)[0]
+        E, top = _truncation_error(emb, K, d, rng)
         rows.append({"d": d, "||L+ - L_d+||_2 (Lanczos)": top, "1/sigma_{d+1}": inv[d],
                      "share of tr L+ kept": np.sum(inv[:d]) / np.sum(inv), "max_t K_tt - ||m_t||^2": np.max(np.diag(E))})  # fmt: skip
     return pd.DataFrame(rows)
@@ -162,8 +166,7 @@ def eckart_young_errors(emb, K, ranks, *, n_competitors, rng, noise=0.5):
     rows = []
     for d in ranks:
         with any_basis():  # L^+ - L_d^+ has the eigenvalues 1/sigma_{d+1}, ... in every basis: norms only
-            E = K - emb.truncate(d).kernel()
-        top = spla.eigsh(E, k=1, which="LA", v0=rng.standard_normal(n), return_eigenvectors=False)[0]
+            E, top = _truncation_error(emb, K, d, rng)
         best = {"nys2": np.inf, "proj2": np.inf, "nysF": np.inf, "projF": np.inf}
         for _ in range(n_competitors):
             nys = nystrom_kernel(K, rng.choice(n, size=d, replace=False))

@@ -12,8 +12,6 @@ from ..graph import laplacian
 from ..spectral import add_bias
 from ..transductive import llgc
 
-_FORMS = ("llgc", "spsolve", "primal", "dual", "spectral", "bias", "mean")
-
 
 @renamed_parameter("labeled_sets", "labelled_sets")
 def llgc_form_deviations(S, labels, labelled_sets, mus, *, emb, kernel, b=1.0, n_classes=None):

@@ -16,6 +16,17 @@ from ..spectral import add_bias
 from ..theory.perceptron import perceptron_hinge_bound
 
 
+def _checked_problem(S, M, labels, name):
+    """A connected graph, its exact features and a ``±1`` labelling of its nodes: ``(S, n, M, labels)``."""
+    S = check_adjacency(S, require_connected=True)
+    n = S.shape[0]
+    M = _exact_features(M, n)
+    labels = np.asarray(labels)
+    if labels.shape != (n,) or not np.all(np.isin(labels, (-1, 1))):
+        raise ValueError(f"{name} must be an array of shape ({n},) in {{-1, +1}}")
+    return S, n, M, labels
+
+
 def _exact_features(M, n_nodes):
     M = as_real_matrix(M, "M (shape (n - 1, n), column t is m_t)", sparse=False, copy=False)
     if M.shape != (n_nodes - 1, n_nodes):
@@ -67,12 +78,7 @@ def perceptron_bound_runs(M, S, y, orders, *, b=1.0):
     """
     import pandas as pd
 
-    S = check_adjacency(S, require_connected=True)
-    n = S.shape[0]
-    M = _exact_features(M, n)
-    y = np.asarray(y)
-    if y.shape != (n,) or not np.all(np.isin(y, (-1, 1))):
-        raise ValueError(f"y must be an array of shape ({n},) in {{-1, +1}}")
+    S, n, M, y = _checked_problem(S, M, y, "y")
     b = check_positive(b, "bias b")
     Kd = (M**2).sum(axis=0)  # ||m_t||^2 = K_tt (exact kernel)
     Mb = add_bias(M, b)
@@ -136,12 +142,7 @@ def noisy_label_runs(M, S, f, rates, orders, flip_draws):
     """
     import pandas as pd
 
-    S = check_adjacency(S, require_connected=True)
-    n = S.shape[0]
-    M = _exact_features(M, n)
-    f = np.asarray(f)
-    if f.shape != (n,) or not np.all(np.isin(f, (-1, 1))):
-        raise ValueError(f"f must be an array of shape ({n},) in {{-1, +1}}")
+    S, n, M, f = _checked_problem(S, M, f, "f")
     orders, flip_draws = np.asarray(orders), np.asarray(flip_draws)
     if orders.shape != flip_draws.shape or orders.ndim != 2 or orders.shape[1] != n:
         raise ValueError("orders and flip_draws must both have shape (n_orders, n)")

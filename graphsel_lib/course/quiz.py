@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from .display import in_kernel, is_headless
 
-__all__ = ["Choice", "Numeric", "Quiz", "chapters_with_quiz", "for_chapter"]
+__all__ = ["Choice", "Numeric", "Quiz", "for_chapter"]
 
 
 @dataclass(frozen=True)
@@ -183,11 +183,3 @@ def for_chapter(chapter: int) -> Quiz:
             f"chapter {int(chapter):02d} has no quiz (graphsel_lib/course/quizzes/q{int(chapter):02d}.py)"
         ) from exc
     return module.QUIZ
-
-
-def chapters_with_quiz() -> list[int]:
-    """The chapters that have a quiz module, in order."""
-    from importlib import resources
-
-    folder = resources.files(f"{__package__}.quizzes")
-    return sorted(int(p.name[1:3]) for p in folder.iterdir() if p.name[:1] == "q" and p.name.endswith(".py"))

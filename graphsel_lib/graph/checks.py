@@ -20,7 +20,12 @@ from .components import n_components
 
 # --------------------------------------------------------------------------- validation
 def check_adjacency(
-    S: Adjacency, *, require_connected: bool = False, name: str = "S", tol: float = 1e-10
+    S: Adjacency,
+    *,
+    require_connected: bool = False,
+    name: str = "S",
+    tol: float = 1e-10,
+    drop_loops: bool = False,
 ) -> sp.csr_matrix:
     """Validate a weight matrix and return it as a CSR float64 matrix (a copy).
 
@@ -35,6 +40,8 @@ def check_adjacency(
         Relative symmetry tolerance: ``|S_ij - S_ji| <= tol * max(|S_ij|, |S_ji|)``
         for every pair, so an edge given in one direction only is refused
         however small its weight.
+    drop_loops : bool, default False
+        Return the matrix without its self-loops (a zero diagonal, not stored).
 
     Raises
     ------
@@ -56,6 +63,9 @@ def check_adjacency(
                 f"the graph is disconnected ({k} connected components); "
                 "use largest_connected_component() or Graph(..., lcc=True)"
             )
+    if drop_loops:
+        S.setdiag(0)
+        S.eliminate_zeros()
     return S
 
 

@@ -129,17 +129,6 @@ class Graph:
         """True when every node has a label (as the benchmark datasets do)."""
         return self.n_labelled == self.n_nodes
 
-    def require_labels(self, what: str) -> np.ndarray:
-        """Raise a ValueError naming ``what`` when some node is unlabelled; return ``labels`` otherwise."""
-        if not self.fully_labelled:
-            raise ValueError(
-                f"{what} needs the label of every node, but {self.n_nodes - self.n_labelled} of "
-                f"{self.n_nodes} nodes of {self.name!r} are unlabelled: predict them with an offline method "
-                "(graphsel_lib.transductive.harmonic(g.adjacency, g.labels, g.labelled)), ask for them with "
-                "graphsel_lib.online.Session, or evaluate on the labelled nodes only"
-            )
-        return self.labels
-
     @property
     def node_names(self) -> np.ndarray:
         """The name of every node, aligned with the rows of ``adjacency``: ``node_ids``, or ``0..n-1`` without them.

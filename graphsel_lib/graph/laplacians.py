@@ -26,9 +26,7 @@ def laplacian(S: Adjacency) -> sp.csr_matrix:
            [-1.,  2., -1.],
            [ 0., -1.,  1.]])
     """
-    S = check_adjacency(S)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, drop_loops=True)
     deg = np.asarray(S.sum(axis=1)).ravel()
     return (sp.diags(deg) - S).tocsr()
 
@@ -38,9 +36,7 @@ def normalized_laplacian(S: Adjacency) -> sp.csr_matrix:
 
     Raises ``ValueError`` for isolated nodes (degree zero), where it is undefined.
     """
-    S = check_adjacency(S)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, drop_loops=True)
     deg = np.asarray(S.sum(axis=1)).ravel()
     if np.any(deg <= 0):
         raise ValueError(f"normalized Laplacian undefined: {int(np.sum(deg <= 0))} isolated node(s)")

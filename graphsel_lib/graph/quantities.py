@@ -27,9 +27,7 @@ def eccentricity(S: Adjacency, *, lengths: str = "hops", chunk: int = 512) -> np
     all weights are 1). Computed by breadth-first / Dijkstra searches in chunks
     of ``chunk`` sources (memory ``O(chunk · n)``).
     """
-    S = check_adjacency(S, require_connected=True)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, require_connected=True, drop_loops=True)
     if lengths == "hops":
         G, unweighted = S, True
     elif lengths == "resistance":

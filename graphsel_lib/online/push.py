@@ -41,9 +41,7 @@ __all__ = ["LOOKAHEAD_NODES", "PUSH_BACKENDS", "Pusher", "ppr_push", "push_kerne
 
 
 def _check_graph(S):
-    S = check_adjacency(S)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, drop_loops=True)
     deg = np.asarray(S.sum(axis=1)).ravel()
     if np.any(deg <= 0):
         raise ValueError(

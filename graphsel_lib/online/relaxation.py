@@ -228,15 +228,13 @@ def _check_beta(beta):
     return check_positive(beta, "beta")
 
 
-def _kernel_inverse(S, deg, beta):
-    """Dense ``K^{-1} = L_sym/(2β) + I/(2n)``."""
+def _dense_normalised(S, deg, max_nodes, what):
+    """Dense ``D^{-1/2} S D^{-1/2}``; ``what``, a dense computation, refuses more than ``max_nodes`` nodes."""
     n = S.shape[0]
+    if n > max_nodes:
+        raise ValueError(f"{what} needs n ≤ max_nodes={max_nodes}, got n = {n}")
     dm = 1.0 / np.sqrt(deg)
-    A = -(sp.diags(dm) @ S @ sp.diags(dm)).toarray()
-    A[np.diag_indices(n)] += 1.0
-    A /= 2.0 * beta
-    A[np.diag_indices(n)] += 1.0 / (2.0 * n)
-    return A
+    return (sp.diags(dm) @ S @ sp.diags(dm)).toarray()
 
 
 def relaxation_kernel(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) -> np.ndarray:
@@ -251,9 +249,11 @@ def relaxation_kernel(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_NODES) 
 def _dense_kernel(S, deg, beta, max_nodes):
     """:func:`relaxation_kernel` on a checked graph and β (the learner's, validated when it was built)."""
     n = S.shape[0]
-    if n > max_nodes:
-        raise ValueError(f"the dense relaxation kernel needs n ≤ max_nodes={max_nodes}, got n = {n}")
-    c = sla.cho_factor(_kernel_inverse(S, deg, beta), lower=False)
+    A = -_dense_normalised(S, deg, max_nodes, "the dense relaxation kernel")  # K^{-1} = L_sym/(2β) + I/(2n)
+    A[np.diag_indices(n)] += 1.0
+    A /= 2.0 * beta
+    A[np.diag_indices(n)] += 1.0 / (2.0 * n)
+    c = sla.cho_factor(A, lower=False)
     K = sla.cho_solve(c, np.eye(n))
     return (K + K.T) / 2
 
@@ -267,10 +267,9 @@ def relaxation_kernel_trace(S: Any, beta: float, *, max_nodes: int = MAX_DENSE_N
 def _dense_kernel_trace(S, deg, beta, max_nodes):
     """:func:`relaxation_kernel_trace` on a checked graph and β."""
     n = S.shape[0]
-    if n > max_nodes:
-        raise ValueError(f"trace K needs a dense eigendecomposition: n = {n} > max_nodes={max_nodes}")
-    dm = 1.0 / np.sqrt(deg)
-    lam = np.linalg.eigvalsh(np.eye(n) - (sp.diags(dm) @ S @ sp.diags(dm)).toarray())
+    lam = np.linalg.eigvalsh(
+        np.eye(n) - _dense_normalised(S, deg, max_nodes, "trace K (a dense eigendecomposition)")
+    )
     return float(np.sum(1.0 / (lam / (2.0 * beta) + 1.0 / (2.0 * n))))
 
 

@@ -129,6 +129,12 @@ def _theorems(card, sizes):
                    "bound / n", method=method, ours=float(ratio.min()))  # fmt: skip
 
 
+def _non_decreasing(table, by, column) -> pd.Series:
+    """Per dataset: True if ``column`` never falls as ``by`` grows (the query-ratio claims)."""
+    ordered = table.sort_values(by).groupby("dataset")[column]
+    return ordered.apply(lambda s: bool(np.all(np.diff(s) >= 0)))
+
+
 def _gu2013(card, sc):
     tt = tables.read_table("20_gu2013_ttests")
     r = tt[(tt.dataset == "pubmed") & (tt["bias"].astype(str) == "True") & (tt["error definition"] == "binary")
@@ -139,12 +145,7 @@ def _gu2013(card, sc):
                    "g7", "gu2013 Table 2 / abstract: on PubMed SSLGC errs less than OLLGC (paired t-test, 95 %); "
                    "ours = OLLGC - SSLGC", method="SSLGC vs OLLGC", ours=float(r["mean diff (a-b)"]))  # fmt: skip
     q = tables.read_table("23_gu2013_fig3_query_ratio")
-    mono = (
-        q.sort_values("kappa")
-        .groupby("dataset")["p = SSLGC ratio"]
-        .apply(lambda s: bool(np.all(np.diff(s) >= 0)))
-    )
-    for ds, ok in mono.items():
+    for ds, ok in _non_decreasing(q, "kappa", "p = SSLGC ratio").items():
         card.claim("gu2013", "Sec. 6.6", NAMES.get(ds, ds), bool(ok), "g8",
                    "gu2013 Sec. 6.6: the smaller kappa, the fewer nodes SSLGC queries (query ratio non-decreasing in "
                    "kappa over 0.1 ... 1, notebook 23)", method="SSLGC")  # fmt: skip
@@ -172,12 +173,7 @@ def _gu2013(card, sc):
 def _yang2016(card):
     q = tables.read_table("32_yang2016_fig2_query_ratio")
     q = q[(q.method == "MSG") & (q.parameter == "h")]
-    mono = (
-        q.sort_values("value")
-        .groupby("dataset")["query ratio"]
-        .apply(lambda s: bool(np.all(np.diff(s) >= 0)))
-    )
-    for ds, ok in mono.items():
+    for ds, ok in _non_decreasing(q, "value", "query ratio").items():
         card.claim("yang2016", "Sec. V-C", NAMES.get(ds, ds), bool(ok), "y8",
                    "yang2016 Sec. V-C: the smaller h, the fewer labels MSG queries (query ratio non-decreasing in h "
                    "over the paper's grid, notebook 32)", method="MSG")  # fmt: skip

@@ -43,6 +43,15 @@ def _labelled_mask(labelled, n):
     return mask
 
 
+def _dense_problem(S, y, labelled, n_classes, max_nodes):
+    """``(W, n, y, mask, K)``: the dense weights, the integer labels, the labelled mask and the class count."""
+    W = _dense(S, max_nodes)
+    n = W.shape[0]
+    y = np.asarray(y, dtype=int)
+    K = int(y.max()) + 1 if n_classes is None else n_classes
+    return W, n, y, _labelled_mask(labelled, n), K
+
+
 @renamed_parameter("labeled", "labelled")
 def llgc_dense(S, y, labelled, *, mu, n_classes=None, laplacian="combinatorial", max_nodes=5000):
     """``F = (I + mu L)^-1 Y`` with dense matrices (gu2013 Eq. 2).
@@ -50,11 +59,7 @@ def llgc_dense(S, y, labelled, *, mu, n_classes=None, laplacian="combinatorial",
     ``L = D - W`` or, with ``laplacian="normalized"``, ``I - D^-1/2 W D^-1/2``;
     ``Y[i, y_i] = 1`` on labelled rows, zero rows elsewhere.
     """
-    W = _dense(S, max_nodes)
-    n = W.shape[0]
-    y = np.asarray(y, dtype=int)
-    mask = _labelled_mask(labelled, n)
-    K = int(y.max()) + 1 if n_classes is None else n_classes
+    W, n, y, mask, K = _dense_problem(S, y, labelled, n_classes, max_nodes)
     d = W.sum(axis=1)
     if laplacian == "combinatorial":
         L = np.diag(d) - W
@@ -74,11 +79,7 @@ def harmonic_dense(S, y, labelled, *, n_classes=None, form="energy", max_nodes=5
     ``form="random_walk"``: ``f_U = (I - P_UU)^-1 P_UL f_L`` with ``P = D^-1 W``.
     ``f_L`` is the one-hot matrix of the labels; returns the full ``(n, K)`` F.
     """
-    W = _dense(S, max_nodes)
-    n = W.shape[0]
-    y = np.asarray(y, dtype=int)
-    mask = _labelled_mask(labelled, n)
-    K = int(y.max()) + 1 if n_classes is None else n_classes
+    W, n, y, mask, K = _dense_problem(S, y, labelled, n_classes, max_nodes)
     Lb, U = np.flatnonzero(mask), np.flatnonzero(~mask)
     f_L = np.zeros((Lb.size, K))
     f_L[np.arange(Lb.size), y[Lb]] = 1.0

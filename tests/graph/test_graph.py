@@ -218,8 +218,6 @@ def test_from_adjacency_keeps_unlabelled_nodes(mark):
     np.testing.assert_array_equal(g.labelled, [True, True, True, False])
     assert g.n_labelled == 3 and not g.fully_labelled and g.info["unlabelled"] == 1
     assert "n_labelled=3" in repr(g)
-    with pytest.raises(ValueError, match=r"online.run needs the label of every node.*1 of 4.*harmonic"):
-        g.require_labels("online.run")
 
 
 def test_string_labels_with_none_are_unlabelled():
