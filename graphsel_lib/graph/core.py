@@ -61,15 +61,32 @@ class Graph:
     the alternative (:class:`graphsel_lib.online.Session`, or the offline
     methods of :mod:`graphsel_lib.transductive`, which predict every node).
 
-    Attributes
+    Parameters
     ----------
     adjacency : scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
-    labels : ndarray of int of shape (n_nodes,), values ``0..n_classes-1``, ``-1`` for an unlabelled node
-    class_names : list of str, one per class
-    name : str
+        Symmetric non-negative finite weights, zero diagonal, connected, at least one edge.
+    labels : ndarray of int of shape (n_nodes,)
+        Values ``0..n_classes-1``, ``-1`` for an unlabelled node.
+    class_names : list of str, optional
+        One per class; default ``"0", "1", ...`` up to the largest label.
+    name : str, default "graph"
     features : ndarray or sparse matrix of shape (n_nodes, n_features), optional
-    node_ids : ndarray of shape (n_nodes,), the original identifiers, optional
-        (also :attr:`node_names`)
+    node_ids : ndarray of shape (n_nodes,), optional
+        The original identifiers (also :attr:`node_names`).
+    info : dict, optional
+        Provenance notes of the constructors and readers.
+
+    Raises
+    ------
+    ValueError
+        The adjacency is invalid, disconnected, has self-loops or no edge, or
+        the labels are not in ``0..n_classes-1`` or ``-1``.
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([[0, 1], [1, 2], [2, 3]], ["a", "a", "b", "b"])
+    >>> g, g.class_names, g.labels.tolist()
+    (Graph(name='graph', n_nodes=4, n_edges=3, n_classes=2), ['a', 'b'], [0, 0, 1, 1])
     """
 
     adjacency: sp.csr_matrix
