@@ -191,29 +191,58 @@ class Graph:
     ) -> Graph | list[Graph]:
         """Build a Graph from a weight matrix, keeping (``lcc``) only its largest connected component.
 
-        ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
-        ``symmetrize=True`` applies ``S <- max(S, S^T)`` (gu2013 Sec. 6.1);
-        otherwise a directed ``S`` is an error. Self-loops are dropped.
+        Self-loops are dropped. Sizes (labels, ``features`` rows, ``node_ids``)
+        are checked against ``S`` before any work.
 
-        Labels follow the library's convention: ``-1``, ``NaN`` and ``None``
-        mark an unlabelled node; other numbers must be integers (``0.5``
-        raises); strings and other objects are class names (``None``
-        unlabelled). Unlabelled nodes are kept with their edges (``labels``
-        -1 in the Graph; :attr:`labelled`, :attr:`n_labelled`). With no
-        labelled node at all, pass ``class_names`` (e.g. to label by hand
-        from scratch); otherwise that is an error.
+        Parameters
+        ----------
+        S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+            Real non-negative weights (a complex matrix or a ``Graph`` is refused).
+        labels : array-like of shape (n_nodes,)
+            The library's convention: ``-1``, ``NaN`` and ``None`` mark an
+            unlabelled node (kept with its edges, ``-1`` in the Graph); other
+            numbers must be integers (``0.5`` raises); strings and other objects
+            are class names. Remapped to ``0..K-1`` over the classes of the kept
+            labelled nodes, in sorted order, unless ``class_names`` is given.
+        class_names : sequence of str, optional
+            The classes; labels must then index into it, and every class is
+            kept. Needed when no node is labelled (e.g. to label by hand from
+            scratch); otherwise that is an error.
+        name : str, default "graph"
+        lcc : bool or "split", default True
+            ``True`` keeps the largest connected component (labels, features
+            and node ids follow) and warns (:class:`DataWarning`) with the number
+            of nodes dropped and the classes whose every labelled node goes with
+            them; ``False`` raises on a disconnected graph; ``"split"`` returns
+            every component with an edge, largest first.
+        symmetrize : bool, default False
+            Apply ``S <- max(S, S^T)`` (gu2013 Sec. 6.1); otherwise a directed
+            ``S`` is an error.
+        features : array-like or sparse matrix of shape (n_nodes, n_features), optional
+        node_ids : array-like of shape (n_nodes,), optional
+            The nodes' original names.
+        info : dict, optional
+            Provenance notes, kept in ``info``.
 
-        ``lcc=True`` keeps the largest connected component (labels,
-        features and node ids follow) and warns (:class:`DataWarning`) with
-        the number of nodes dropped and the classes whose every labelled node
-        goes with them;
-        ``lcc=False`` raises on a disconnected graph. Labels are remapped to
-        ``0..K-1`` over the classes of the kept labelled nodes, in sorted order, unless
-        ``class_names`` is given (then labels must already index into it, and
-        every class is kept).
+        Returns
+        -------
+        Graph, or list of Graph with ``lcc="split"``
 
-        Sizes (labels, ``features`` rows, ``node_ids``) are checked against
-        ``S`` before any work.
+        Raises
+        ------
+        TypeError
+            ``S`` is not a real matrix, or is a Graph.
+        ValueError
+            ``S`` is invalid or directed (without ``symmetrize``), disconnected
+            with ``lcc=False``, a size does not match, a label is not an integer
+            or a class name, or no node is labelled and ``class_names`` is not given.
+
+        Examples
+        --------
+        >>> S = np.array([[0, 2, 0], [0, 0, 1], [0, 1, 0]])
+        >>> g = Graph.from_adjacency(S, ["x", "y", "x"], symmetrize=True)
+        >>> g, g.labels.tolist(), g.adjacency.toarray().tolist()
+        (Graph(name='graph', n_nodes=3, n_edges=2, n_classes=2), [0, 1, 0], [[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
         """
         return cls._from_adjacency(
             S,
@@ -286,17 +315,47 @@ class Graph:
     ) -> Graph:
         """Build a Graph from an ``(m, 2)`` integer edge list and per-node labels.
 
-        ``labels`` gives one entry per node (nodes ``0..len(labels)-1``, or
-        ``0..n_nodes-1``), with the conventions of :meth:`from_adjacency`.
+        Self-loops are dropped.
 
-        Undirected (default): each row is the edge ``{i, j}``. An edge listed
-        in both directions with the same weight (``i j`` and ``j i``, the
-        format of ``np.argwhere(A)`` and PyTorch Geometric) counts once; an
-        edge listed more than once otherwise adds its weights. Both are
-        reported by a :class:`DataWarning`. ``directed=True`` reads each row
-        as ``i -> j`` (repeated rows add, with a warning) and symmetrises with
-        ``max(S, S^T)``. Self-loops are dropped. Keyword arguments go to
-        :meth:`from_adjacency` (``lcc``, ``class_names``, ``name``, ...).
+        Parameters
+        ----------
+        edges : array-like of int of shape (m, 2)
+            Undirected (default): each row is the edge ``{i, j}``. An edge
+            listed in both directions with the same weight (``i j`` and ``j i``,
+            the format of ``np.argwhere(A)`` and PyTorch Geometric) counts once;
+            an edge listed more than once otherwise adds its weights. Both are
+            reported by a :class:`DataWarning`.
+        labels : array-like of shape (n_nodes,)
+            One entry per node (nodes ``0..len(labels)-1``), with the
+            conventions of :meth:`from_adjacency`.
+        weights : array-like of shape (m,), optional
+            Non-negative finite edge weights; default all 1.
+        n_nodes : int, optional
+            Number of nodes; must equal ``len(labels)``.
+        directed : bool, default False
+            Read each row as ``i -> j`` (repeated rows add, with a warning) and
+            symmetrise with ``max(S, S^T)``.
+        **kwargs
+            Passed to :meth:`from_adjacency` (``lcc``, ``class_names``, ``name``, ...).
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        TypeError
+            ``edges`` are not integers.
+        ValueError
+            ``edges`` is not ``(m, 2)`` or names a node out of range, ``labels``
+            is not 1-D or its length is not ``n_nodes``, a weight is negative or
+            not finite, or as :meth:`from_adjacency`.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([[0, 1], [1, 2]], [0, 1, 0], weights=[2.0, 0.5])
+        >>> g.n_edges, g.adjacency.toarray().tolist()
+        (2, [[0.0, 2.0, 0.0], [2.0, 0.0, 0.5], [0.0, 0.5, 0.0]])
         """
         edges = np.asarray(edges)
         if edges.ndim != 2 or edges.shape[1] != 2:
@@ -470,7 +529,19 @@ class Graph:
         return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
     def to_networkx(self) -> nx.Graph:
-        """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node."""
+        """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes ``0..n_nodes-1``, edge attribute ``weight``, graph name :attr:`name`.
+
+        Examples
+        --------
+        >>> G = Graph.from_edges([[0, 1], [1, 2]], [0, 1, 1], weights=[2.0, 0.5]).to_networkx()
+        >>> dict(G.nodes(data="label")), list(G.edges(data="weight"))
+        ({0: 0, 1: 1, 2: 1}, [(0, 1, 2.0), (1, 2, 0.5)])
+        """
         import networkx as nx
 
         G = nx.from_scipy_sparse_array(self.adjacency)

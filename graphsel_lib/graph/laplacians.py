@@ -215,6 +215,11 @@ def fiedler_vector(S: Adjacency) -> np.ndarray:
     -------
     ndarray of shape (n_nodes,)
 
+    Raises
+    ------
+    ValueError, TypeError
+        ``S`` is not a valid weight matrix (see :func:`check_adjacency`).
+
     Examples
     --------
     On the path the Fiedler vector is ``cos(π(i + 1/2)/n)`` up to scale, increasing along the path:
