@@ -476,17 +476,46 @@ class Graph:
     ) -> Graph:
         """Build a Graph from a networkx graph whose nodes carry ``label_attr``.
 
-        Directed graphs are rejected unless ``symmetrize=True`` is passed
-        (then ``S <- max(S, S^T)``). Self-loops are dropped. Node order follows
-        ``G.nodes``; the original node names are kept in ``node_ids``. A node
-        whose label is ``None``, ``NaN`` or ``-1`` (also as text, and the other
-        missing-value markers ``""``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ...
-        in any case: :data:`graphsel_lib._validation.MISSING_LABELS`), or that
-        lacks the attribute, is unlabelled and kept, as in :meth:`from_adjacency`
-        (the number without the attribute is said in a :class:`DataWarning`; if
-        no node has it, the attribute name is probably wrong and that is an
-        error). Edge weights (the ``weight`` attribute; ``weight=None``: all 1)
-        must be numbers: text such as ``"2.5"`` is refused, naming an edge.
+        Self-loops are dropped. Node order follows ``G.nodes``; the original
+        node names are kept in ``node_ids``.
+
+        Parameters
+        ----------
+        G : networkx.Graph
+            Undirected, or directed with ``symmetrize=True`` (then ``S <- max(S, S^T)``).
+        label_attr : str, default "label"
+            The node attribute holding the class. A node whose label is ``None``,
+            ``NaN`` or ``-1`` (also as text, and the other missing-value markers
+            ``""``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ... in any case:
+            :data:`graphsel_lib._validation.MISSING_LABELS`), or that lacks the
+            attribute, is unlabelled and kept, as in :meth:`from_adjacency` (the
+            number without the attribute is said in a :class:`DataWarning`).
+        weight : str or None, default "weight"
+            The edge attribute holding the weight, a number (text such as
+            ``"2.5"`` is refused, naming an edge); ``None``: all 1.
+        **kwargs
+            Passed to :meth:`from_adjacency` (``symmetrize``, ``lcc``, ``class_names``, ``name``, ...).
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        TypeError
+            ``G`` is not a networkx graph, or a weight is not a number.
+        ValueError
+            ``G`` has no node, is directed without ``symmetrize``, no node has
+            ``label_attr``, or as :meth:`from_adjacency`.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.Graph([("a", "b", {"weight": 2.0}), ("b", "c", {})])
+        >>> nx.set_node_attributes(G, {"a": "x", "b": "y", "c": "x"}, "label")
+        >>> g = Graph.from_networkx(G)
+        >>> g.node_names.tolist(), g.class_names, g.labels.tolist()
+        (['a', 'b', 'c'], ['x', 'y'], [0, 1, 0])
         """
         import networkx as nx
 
