@@ -93,6 +93,16 @@ class DataWarning(UserWarning):
     Raised, e.g., when a graph loses nodes or classes to its largest connected
     component, when an edge list gives each edge in both directions, or when a
     transductive method cannot reach some nodes or classes from the labels.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from graphsel_lib.graph import Graph
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     g = Graph.from_edges([[0, 1], [2, 3], [3, 4]], [0, 1, 0, 1, 1])  # two components
+    >>> g.n_nodes, caught[0].category.__name__
+    (3, 'DataWarning')
     """
 
 

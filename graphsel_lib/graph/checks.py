@@ -36,12 +36,18 @@ def check_adjacency(
         (self-loops) are allowed; they do not change ``L = D - S``.
     require_connected : bool, default False
         Raise if the graph has more than one connected component.
+    name : str, default "S"
+        The matrix's name in error messages.
     tol : float, default 1e-10
         Relative symmetry tolerance: ``|S_ij - S_ji| <= tol * max(|S_ij|, |S_ji|)``
         for every pair, so an edge given in one direction only is refused
         however small its weight.
     drop_loops : bool, default False
         Return the matrix without its self-loops (a zero diagonal, not stored).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
 
     Raises
     ------
@@ -52,6 +58,11 @@ def check_adjacency(
         If ``S`` is not square, is empty, not symmetric (a directed graph), has
         negative or non-finite weights, or is disconnected while
         ``require_connected`` is set.
+
+    Examples
+    --------
+    >>> check_adjacency([[0, 2], [2, 0]]).toarray().tolist()
+    [[0.0, 2.0], [2.0, 0.0]]
     """
     S = as_symmetric_matrix(S, name, tol=tol)
     if S.nnz and S.data.min() < 0:
@@ -76,10 +87,30 @@ def check_labels(y: ArrayLike, n: int, *, n_classes: int | None = None, name: st
     (``-1``, ``NaN``, ``None``; see :mod:`graphsel_lib._validation`) raise,
     as do non-integers such as ``0.5``. Integer-valued floats are accepted.
 
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Class labels ``0..K-1``.
+    n : int
+        Number of nodes.
+    n_classes : int, optional
+        ``K``; labels must be below it.
+    name : str, default "labels"
+        The labels' name in error messages.
+
+    Returns
+    -------
+    ndarray of int of shape (n,)
+
     Raises
     ------
     ValueError
         If the length is not ``n``, values are not integers, are negative
         (unlabelled) or ``>= n_classes``.
+
+    Examples
+    --------
+    >>> check_labels([0, 1.0, 2], 3).tolist()
+    [0, 1, 2]
     """
     return check_class_labels(y, n, n_classes=n_classes, name=name, require_all=True)

@@ -14,7 +14,22 @@ from .._validation import check_integer
 
 
 def n_components(S: Adjacency) -> int:
-    """Number of connected components of the undirected graph ``S``."""
+    """Number of connected components of the undirected graph ``S``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric weights.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> n_components(np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
+    2
+    """
     return csgraph.connected_components(S, directed=False)[0]
 
 
@@ -23,6 +38,23 @@ def largest_connected_component(S: Adjacency) -> np.ndarray:
 
     Ties between equally large components go to the one holding the smallest
     node index, so the choice is deterministic.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric weights.
+
+    Returns
+    -------
+    ndarray of int
+
+    Examples
+    --------
+    Two edges ``0-1`` and ``2-3``: the tie goes to the component of node 0.
+
+    >>> S = np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]])
+    >>> largest_connected_component(S).tolist()
+    [0, 1]
     """
     _, comp = csgraph.connected_components(S, directed=False)
     sizes = np.bincount(comp)
@@ -39,6 +71,19 @@ def bfs_ball(S: Adjacency, size: int, *, root: int) -> np.ndarray:
     earlier one), so ``S[nodes][:, nodes]`` is a connected subgraph: the
     growing graphs of a scaling experiment (notebook 43).
 
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric weights.
+    size : int
+        Number of nodes, ``1..`` (size of the component of ``root``).
+    root : int
+        The start node.
+
+    Returns
+    -------
+    ndarray of int of shape (size,)
+
     Raises
     ------
     TypeError
@@ -46,6 +91,12 @@ def bfs_ball(S: Adjacency, size: int, *, root: int) -> np.ndarray:
     ValueError
         ``root`` out of range, or ``size`` not in ``1..`` (size of the
         component of ``root``).
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> bfs_ball(path, 3, root=3).tolist()
+    [1, 2, 3]
     """
     S = sp.csr_matrix(S)
     n = S.shape[0]

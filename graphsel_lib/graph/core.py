@@ -61,15 +61,32 @@ class Graph:
     the alternative (:class:`graphsel_lib.online.Session`, or the offline
     methods of :mod:`graphsel_lib.transductive`, which predict every node).
 
-    Attributes
+    Parameters
     ----------
     adjacency : scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
-    labels : ndarray of int of shape (n_nodes,), values ``0..n_classes-1``, ``-1`` for an unlabelled node
-    class_names : list of str, one per class
-    name : str
+        Symmetric non-negative finite weights, zero diagonal, connected, at least one edge.
+    labels : ndarray of int of shape (n_nodes,)
+        Values ``0..n_classes-1``, ``-1`` for an unlabelled node.
+    class_names : list of str, optional
+        One per class; default ``"0", "1", ...`` up to the largest label.
+    name : str, default "graph"
     features : ndarray or sparse matrix of shape (n_nodes, n_features), optional
-    node_ids : ndarray of shape (n_nodes,), the original identifiers, optional
-        (also :attr:`node_names`)
+    node_ids : ndarray of shape (n_nodes,), optional
+        The original identifiers (also :attr:`node_names`).
+    info : dict, optional
+        Provenance notes of the constructors and readers.
+
+    Raises
+    ------
+    ValueError
+        The adjacency is invalid, disconnected, has self-loops or no edge, or
+        the labels are not in ``0..n_classes-1`` or ``-1``.
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([[0, 1], [1, 2], [2, 3]], ["a", "a", "b", "b"])
+    >>> g, g.class_names, g.labels.tolist()
+    (Graph(name='graph', n_nodes=4, n_edges=3, n_classes=2), ['a', 'b'], [0, 0, 1, 1])
     """
 
     adjacency: sp.csr_matrix
@@ -163,29 +180,58 @@ class Graph:
     ) -> Graph | list[Graph]:
         """Build a Graph from a weight matrix, keeping (``lcc``) only its largest connected component.
 
-        ``S`` holds real weights (a complex matrix or a ``Graph`` is refused).
-        ``symmetrize=True`` applies ``S <- max(S, S^T)`` (gu2013 Sec. 6.1);
-        otherwise a directed ``S`` is an error. Self-loops are dropped.
+        Self-loops are dropped. Sizes (labels, ``features`` rows, ``node_ids``)
+        are checked against ``S`` before any work.
 
-        Labels follow the library's convention: ``-1``, ``NaN`` and ``None``
-        mark an unlabelled node; other numbers must be integers (``0.5``
-        raises); strings and other objects are class names (``None``
-        unlabelled). Unlabelled nodes are kept with their edges (``labels``
-        -1 in the Graph; :attr:`labelled`, :attr:`n_labelled`). With no
-        labelled node at all, pass ``class_names`` (e.g. to label by hand
-        from scratch); otherwise that is an error.
+        Parameters
+        ----------
+        S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+            Real non-negative weights (a complex matrix or a ``Graph`` is refused).
+        labels : array-like of shape (n_nodes,)
+            The library's convention: ``-1``, ``NaN`` and ``None`` mark an
+            unlabelled node (kept with its edges, ``-1`` in the Graph); other
+            numbers must be integers (``0.5`` raises); strings and other objects
+            are class names. Remapped to ``0..K-1`` over the classes of the kept
+            labelled nodes, in sorted order, unless ``class_names`` is given.
+        class_names : sequence of str, optional
+            The classes; labels must then index into it, and every class is
+            kept. Needed when no node is labelled (e.g. to label by hand from
+            scratch); otherwise that is an error.
+        name : str, default "graph"
+        lcc : bool or "split", default True
+            ``True`` keeps the largest connected component (labels, features
+            and node ids follow) and warns (:class:`DataWarning`) with the number
+            of nodes dropped and the classes whose every labelled node goes with
+            them; ``False`` raises on a disconnected graph; ``"split"`` returns
+            every component with an edge, largest first.
+        symmetrize : bool, default False
+            Apply ``S <- max(S, S^T)`` (gu2013 Sec. 6.1); otherwise a directed
+            ``S`` is an error.
+        features : array-like or sparse matrix of shape (n_nodes, n_features), optional
+        node_ids : array-like of shape (n_nodes,), optional
+            The nodes' original names.
+        info : dict, optional
+            Provenance notes, kept in ``info``.
 
-        ``lcc=True`` keeps the largest connected component (labels,
-        features and node ids follow) and warns (:class:`DataWarning`) with
-        the number of nodes dropped and the classes whose every labelled node
-        goes with them;
-        ``lcc=False`` raises on a disconnected graph. Labels are remapped to
-        ``0..K-1`` over the classes of the kept labelled nodes, in sorted order, unless
-        ``class_names`` is given (then labels must already index into it, and
-        every class is kept).
+        Returns
+        -------
+        Graph, or list of Graph with ``lcc="split"``
 
-        Sizes (labels, ``features`` rows, ``node_ids``) are checked against
-        ``S`` before any work.
+        Raises
+        ------
+        TypeError
+            ``S`` is not a real matrix, or is a Graph.
+        ValueError
+            ``S`` is invalid or directed (without ``symmetrize``), disconnected
+            with ``lcc=False``, a size does not match, a label is not an integer
+            or a class name, or no node is labelled and ``class_names`` is not given.
+
+        Examples
+        --------
+        >>> S = np.array([[0, 2, 0], [0, 0, 1], [0, 1, 0]])
+        >>> g = Graph.from_adjacency(S, ["x", "y", "x"], symmetrize=True)
+        >>> g, g.labels.tolist(), g.adjacency.toarray().tolist()
+        (Graph(name='graph', n_nodes=3, n_edges=2, n_classes=2), [0, 1, 0], [[0.0, 2.0, 0.0], [2.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
         """
         return cls._from_adjacency(
             S,
@@ -258,17 +304,47 @@ class Graph:
     ) -> Graph:
         """Build a Graph from an ``(m, 2)`` integer edge list and per-node labels.
 
-        ``labels`` gives one entry per node (nodes ``0..len(labels)-1``, or
-        ``0..n_nodes-1``), with the conventions of :meth:`from_adjacency`.
+        Self-loops are dropped.
 
-        Undirected (default): each row is the edge ``{i, j}``. An edge listed
-        in both directions with the same weight (``i j`` and ``j i``, the
-        format of ``np.argwhere(A)`` and PyTorch Geometric) counts once; an
-        edge listed more than once otherwise adds its weights. Both are
-        reported by a :class:`DataWarning`. ``directed=True`` reads each row
-        as ``i -> j`` (repeated rows add, with a warning) and symmetrises with
-        ``max(S, S^T)``. Self-loops are dropped. Keyword arguments go to
-        :meth:`from_adjacency` (``lcc``, ``class_names``, ``name``, ...).
+        Parameters
+        ----------
+        edges : array-like of int of shape (m, 2)
+            Undirected (default): each row is the edge ``{i, j}``. An edge
+            listed in both directions with the same weight (``i j`` and ``j i``,
+            the format of ``np.argwhere(A)`` and PyTorch Geometric) counts once;
+            an edge listed more than once otherwise adds its weights. Both are
+            reported by a :class:`DataWarning`.
+        labels : array-like of shape (n_nodes,)
+            One entry per node (nodes ``0..len(labels)-1``), with the
+            conventions of :meth:`from_adjacency`.
+        weights : array-like of shape (m,), optional
+            Non-negative finite edge weights; default all 1.
+        n_nodes : int, optional
+            Number of nodes; must equal ``len(labels)``.
+        directed : bool, default False
+            Read each row as ``i -> j`` (repeated rows add, with a warning) and
+            symmetrise with ``max(S, S^T)``.
+        **kwargs
+            Passed to :meth:`from_adjacency` (``lcc``, ``class_names``, ``name``, ...).
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        TypeError
+            ``edges`` are not integers.
+        ValueError
+            ``edges`` is not ``(m, 2)`` or names a node out of range, ``labels``
+            is not 1-D or its length is not ``n_nodes``, a weight is negative or
+            not finite, or as :meth:`from_adjacency`.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([[0, 1], [1, 2]], [0, 1, 0], weights=[2.0, 0.5])
+        >>> g.n_edges, g.adjacency.toarray().tolist()
+        (2, [[0.0, 2.0, 0.0], [2.0, 0.0, 0.5], [0.0, 0.5, 0.0]])
         """
         edges = np.asarray(edges)
         if edges.ndim != 2 or edges.shape[1] != 2:
@@ -389,17 +465,46 @@ class Graph:
     ) -> Graph:
         """Build a Graph from a networkx graph whose nodes carry ``label_attr``.
 
-        Directed graphs are rejected unless ``symmetrize=True`` is passed
-        (then ``S <- max(S, S^T)``). Self-loops are dropped. Node order follows
-        ``G.nodes``; the original node names are kept in ``node_ids``. A node
-        whose label is ``None``, ``NaN`` or ``-1`` (also as text, and the other
-        missing-value markers ``""``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ...
-        in any case: :data:`graphsel_lib._validation.MISSING_LABELS`), or that
-        lacks the attribute, is unlabelled and kept, as in :meth:`from_adjacency`
-        (the number without the attribute is said in a :class:`DataWarning`; if
-        no node has it, the attribute name is probably wrong and that is an
-        error). Edge weights (the ``weight`` attribute; ``weight=None``: all 1)
-        must be numbers: text such as ``"2.5"`` is refused, naming an edge.
+        Self-loops are dropped. Node order follows ``G.nodes``; the original
+        node names are kept in ``node_ids``.
+
+        Parameters
+        ----------
+        G : networkx.Graph
+            Undirected, or directed with ``symmetrize=True`` (then ``S <- max(S, S^T)``).
+        label_attr : str, default "label"
+            The node attribute holding the class. A node whose label is ``None``,
+            ``NaN`` or ``-1`` (also as text, and the other missing-value markers
+            ``""``, ``"NaN"``, ``"None"``, ``"null"``, ``"NA"``, ... in any case:
+            :data:`graphsel_lib._validation.MISSING_LABELS`), or that lacks the
+            attribute, is unlabelled and kept, as in :meth:`from_adjacency` (the
+            number without the attribute is said in a :class:`DataWarning`).
+        weight : str or None, default "weight"
+            The edge attribute holding the weight, a number (text such as
+            ``"2.5"`` is refused, naming an edge); ``None``: all 1.
+        **kwargs
+            Passed to :meth:`from_adjacency` (``symmetrize``, ``lcc``, ``class_names``, ``name``, ...).
+
+        Returns
+        -------
+        Graph
+
+        Raises
+        ------
+        TypeError
+            ``G`` is not a networkx graph, or a weight is not a number.
+        ValueError
+            ``G`` has no node, is directed without ``symmetrize``, no node has
+            ``label_attr``, or as :meth:`from_adjacency`.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> G = nx.Graph([("a", "b", {"weight": 2.0}), ("b", "c", {})])
+        >>> nx.set_node_attributes(G, {"a": "x", "b": "y", "c": "x"}, "label")
+        >>> g = Graph.from_networkx(G)
+        >>> g.node_names.tolist(), g.class_names, g.labels.tolist()
+        (['a', 'b', 'c'], ['x', 'y'], [0, 1, 0])
         """
         import networkx as nx
 
@@ -442,7 +547,19 @@ class Graph:
         return cls._from_adjacency(S, labels, stacklevel=3, **kwargs)
 
     def to_networkx(self) -> nx.Graph:
-        """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node."""
+        """The graph as ``networkx.Graph`` with a ``label`` attribute on every labelled node.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes ``0..n_nodes-1``, edge attribute ``weight``, graph name :attr:`name`.
+
+        Examples
+        --------
+        >>> G = Graph.from_edges([[0, 1], [1, 2]], [0, 1, 1], weights=[2.0, 0.5]).to_networkx()
+        >>> dict(G.nodes(data="label")), list(G.edges(data="weight"))
+        ({0: 0, 1: 1, 2: 1}, [(0, 1, 2.0), (1, 2, 0.5)])
+        """
         import networkx as nx
 
         G = nx.from_scipy_sparse_array(self.adjacency)

@@ -20,7 +20,22 @@ def laplacian(S: Adjacency) -> sp.csr_matrix:
 
     Self-loops cancel: they add the same amount to ``D`` and to ``S``.
 
-    >>> import numpy as np
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``S`` is not a valid weight matrix (see :func:`check_adjacency`).
+
+    Examples
+    --------
     >>> laplacian(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])).toarray()
     array([[ 1., -1.,  0.],
            [-1.,  2., -1.],
@@ -32,9 +47,27 @@ def laplacian(S: Adjacency) -> sp.csr_matrix:
 
 
 def normalized_laplacian(S: Adjacency) -> sp.csr_matrix:
-    """Symmetric normalised Laplacian ``I - D^{-1/2} S D^{-1/2}`` (sparse CSR).
+    """Symmetric normalised Laplacian ``I - D^{-1/2} S D^{-1/2}`` (sparse CSR), Zhou et al. 2004.
 
-    Raises ``ValueError`` for isolated nodes (degree zero), where it is undefined.
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
+
+    Raises
+    ------
+    ValueError
+        A node is isolated (degree zero, where it is undefined), or ``S`` is not a valid weight matrix.
+
+    Examples
+    --------
+    >>> P3 = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
+    >>> np.round(normalized_laplacian(P3).toarray(), 3).tolist()
+    [[1.0, -0.707, 0.0], [-0.707, 1.0, -0.707], [0.0, -0.707, 1.0]]
     """
     S = check_adjacency(S, drop_loops=True)
     deg = np.asarray(S.sum(axis=1)).ravel()
@@ -50,7 +83,29 @@ def laplacian_pinv(S: Adjacency, *, max_nodes: int = 20_000) -> np.ndarray:
 
     For a connected graph ``L^+ = (L + 11^T/n)^{-1} - 11^T/n`` (Herbster–Pontil):
     ``L`` and ``11^T/n`` act on orthogonal subspaces, so one dense solve gives it.
-    Intended for small graphs: raises ``ValueError`` above ``max_nodes`` nodes.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Weights of a connected undirected graph.
+    max_nodes : int, default 20000
+        Largest graph accepted (the result is dense).
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, n_nodes)
+        Symmetric; its rows sum to zero.
+
+    Raises
+    ------
+    ValueError
+        The graph is disconnected or has more than ``max_nodes`` nodes.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> (laplacian_pinv(path) * 8).round(6).tolist()
+    [[7.0, 1.0, -3.0, -5.0], [1.0, 3.0, -1.0, -3.0], [-3.0, -1.0, 3.0, 1.0], [-5.0, -3.0, 1.0, 7.0]]
     """
     S = check_adjacency(S, require_connected=True)
     n = S.shape[0]
@@ -63,10 +118,31 @@ def laplacian_pinv(S: Adjacency, *, max_nodes: int = 20_000) -> np.ndarray:
 
 
 def cut_size(S: Adjacency, f: ArrayLike) -> float:
-    """Total weight of the edges whose two ends carry different labels, Φ(f).
+    """Cut size Φ(f): total weight of the edges whose two ends carry different labels.
 
-    ``f`` may be any labelling (±1, 0..K-1, strings). For ``f ∈ {-1,+1}^n``,
-    ``f^T L f = 4 Φ(f)`` (each cut edge contributes ``(1 - (-1))^2 = 4``).
+    For ``f ∈ {-1,+1}^n``, ``f^T L f = 4 Φ(f)`` (each cut edge contributes ``(1 - (-1))^2 = 4``).
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+    f : array-like of shape (n_nodes,)
+        Any labelling (±1, ``0..K-1``, strings).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ``f`` is not 1-D of length ``n_nodes``, or ``S`` is not a valid weight matrix.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> cut_size(path, ["a", "a", "b", "b"]), cut_size(path, [1, -1, 1, -1])
+    (1.0, 3.0)
     """
     S = check_adjacency(S)
     f = np.asarray(f)
@@ -82,8 +158,30 @@ def cut_sizes_along(S: Adjacency, order: ArrayLike) -> np.ndarray:
     ``f_0 = -𝟙`` and ``f_n = +𝟙`` (both cut nothing); in between, ``Φ(f_k)``
     is :func:`cut_size` of the labelling that is ``+1`` on ``order[:k]`` and
     ``-1`` elsewhere (chapter 01's explorer: a threshold on the Fiedler vector
-    against a random order). Returns an array of length ``n + 1``; cost
-    ``O(n · |E|)``, for small graphs.
+    against a random order). Cost ``O(n · |E|)``, for small graphs.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+    order : array-like of int of shape (n_nodes,)
+        A permutation of ``0..n_nodes-1``.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes + 1,)
+        ``Φ(f_0), ..., Φ(f_n)``.
+
+    Raises
+    ------
+    ValueError
+        ``order`` is not a permutation of the nodes.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> cut_sizes_along(path, [0, 2, 1, 3]).tolist()
+    [0.0, 1.0, 3.0, 1.0, 0.0]
     """
     S = check_adjacency(S)
     order = np.asarray(order)
@@ -103,6 +201,28 @@ def fiedler_vector(S: Adjacency) -> np.ndarray:
 
     [Fiedler 1973]: thresholding it gives labellings with a small cut. Where
     ``λ_2`` is repeated the vector is one of many (the eigensolver's choice).
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,)
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``S`` is not a valid weight matrix (see :func:`check_adjacency`).
+
+    Examples
+    --------
+    On the path the Fiedler vector is ``cos(π(i + 1/2)/n)`` up to scale, increasing along the path:
+
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> np.round(fiedler_vector(path), 3).tolist()
+    [-0.653, -0.271, 0.271, 0.653]
     """
     L = laplacian(S).toarray()
     v = np.linalg.eigh(L)[1][:, 1]

@@ -29,13 +29,37 @@ def random_connected_graph(
 
     The nodes of a random permutation are attached one by one to a uniformly
     chosen earlier node (a spanning tree, so the graph is connected), then every
-    pair ``i < j`` gets an extra edge with probability ``p``. Edge weights are
-    uniform in ``weights = (low, high)``; ``weights=None`` gives all ones.
-    Chapter 01 checks its identities on graphs drawn here; all randomness comes
-    from ``rng`` (a ``numpy.random.Generator``, whose stream continues, or a seed for
-    ``numpy.random.default_rng``), in a fixed order.
+    pair ``i < j`` gets an extra edge with probability ``p``. Chapter 01
+    checks its identities on graphs drawn here.
 
-    Returns a symmetric CSR matrix with a zero diagonal, shape (n, n), ``n >= 2``.
+    Parameters
+    ----------
+    rng : int, numpy.random.Generator or None
+        All the randomness, drawn in a fixed order: a generator (its stream
+        continues) or a seed for ``numpy.random.default_rng``.
+    n : int
+        Number of nodes, ``n >= 2``.
+    p : float
+        Probability of each extra edge.
+    weights : (float, float) or None, default (0.1, 3.0)
+        Edge weights are uniform in ``(low, high)``; ``None`` gives all ones.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n, n)
+        Symmetric, zero diagonal, connected.
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``n`` is not an integer ``>= 2``, or ``rng`` is not a seed.
+
+    Examples
+    --------
+    >>> from graphsel_lib.graph import n_components
+    >>> S = random_connected_graph(0, 6, 0.2, weights=None)
+    >>> S.shape, n_components(S), S.nnz // 2
+    ((6, 6), 1, 7)
     """
     rng = as_generator(rng, "rng")
     n = check_integer(n, "n", minimum=2)
@@ -91,8 +115,32 @@ def random_family_graph(
     below ``min_nodes`` nodes is redrawn. Chapter 02 checks
     ``K_tt ≤ min(1/λ_2, ρ_t)`` on graphs drawn here.
 
-    ``rng``: a generator (its stream continues) or a seed. Returns ``(G, S)``: the networkx graph
-    (nodes ``0..n-1``) and its CSR adjacency.
+    Parameters
+    ----------
+    family : str
+        One of :data:`RANDOM_GRAPH_FAMILIES`.
+    rng : int, numpy.random.Generator or None
+        A generator (its stream continues) or a seed.
+    min_nodes, max_nodes : int, default 5 and 80
+        Range of the number of nodes.
+
+    Returns
+    -------
+    G : networkx.Graph
+        Nodes ``0..n-1``.
+    S : scipy.sparse.csr_matrix of shape (n, n)
+        Its adjacency (unit weights).
+
+    Raises
+    ------
+    ValueError
+        ``family`` is unknown.
+
+    Examples
+    --------
+    >>> G, S = random_family_graph("path or cycle", 1, min_nodes=5, max_nodes=8)
+    >>> G.number_of_nodes(), S.shape, S.nnz // 2
+    (6, (6, 6), 6)
     """
     rng = as_generator(rng, "rng")
     while True:
@@ -107,7 +155,33 @@ def with_random_weights(S: Adjacency, rng: Seed, low: float = 0.1, high: float =
     The weights are drawn in the order of the upper triangle's entries. With
     weights in ``[0.1, 3]`` some edges are "long" (resistance ``1/S_ij`` up to
     10), which is where the hop-count bound ``K_tt ≤ ρ_t`` can fail and the
-    resistance-length one is needed (chapter 02 §2). ``rng``: a generator (its stream continues) or a seed.
+    resistance-length one is needed (chapter 02 §2).
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights; only the edges are used.
+    rng : int, numpy.random.Generator or None
+        A generator (its stream continues) or a seed.
+    low, high : float, default 0.1 and 3.0
+        Range of the new weights.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
+        Symmetric, with the edges of ``S``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``S`` is not a valid weight matrix, or ``rng`` is not a seed.
+
+    Examples
+    --------
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> W = with_random_weights(path, 0, low=1.0, high=2.0)
+    >>> W.nnz, (W != W.T).nnz, bool(np.all((W.data >= 1) & (W.data <= 2)))
+    (6, 0, True)
     """
     rng = as_generator(rng, "rng")
     C = sp.triu(check_adjacency(S), k=1).tocoo()

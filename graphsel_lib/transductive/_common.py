@@ -58,7 +58,7 @@ __all__ = [
 SCORE_TIE_RTOL = 1e-9
 
 
-def predict(F, *, rtol=SCORE_TIE_RTOL):
+def predict(F: ArrayLike, *, rtol: float = SCORE_TIE_RTOL) -> np.ndarray:
     """The predicted class of every row of a score matrix ``F``: its argmax, a near-tie to the smallest class.
 
     Scores whose difference is below ``rtol · max|F|`` are equal but for
@@ -68,6 +68,24 @@ def predict(F, *, rtol=SCORE_TIE_RTOL):
     such nodes (far from every label the scores differ by ~1e-14), whose plain
     argmax changes from one machine to the next.
 
+    Parameters
+    ----------
+    F : array-like of shape (n, K)
+        Scores, one row per node.
+    rtol : float, default ``SCORE_TIE_RTOL`` (1e-9)
+        Relative tie tolerance.
+
+    Returns
+    -------
+    ndarray of int of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        ``F`` is not 2-D with at least one column.
+
+    Examples
+    --------
     >>> predict(np.array([[0.2, 0.2 + 1e-15, 0.1], [0.1, 0.3, 0.2]]))
     array([0, 1])
     """
@@ -97,7 +115,18 @@ DIRECT_MAX_ROW_NNZ = 16
 
 
 class ConvergenceWarning(UserWarning):
-    """An iterative solve stopped before reaching the requested tolerance."""
+    """An iterative solve stopped before reaching the requested tolerance.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> A = sp.diags([-1.0, 2.01, -1.0], [-1, 0, 1], shape=(20, 20)).tocsr()
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     X = solve_spd(A, np.ones((20, 1)), solver="cg", maxiter=2)
+    >>> caught[0].category.__name__
+    'ConvergenceWarning'
+    """
 
 
 class Problem(NamedTuple):

@@ -32,7 +32,7 @@ unlabelled node CMN cannot follow the edges (its row becomes ``q``, see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,8 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from numpy.typing import ArrayLike
 
     from ._common import Adjacency
@@ -103,7 +105,13 @@ def _prior_from_mapping(prior, n_classes, class_names):
     return q
 
 
-def cmn_prior(prior, labelled_counts, *, n_unlabelled=None, class_names=None):
+def cmn_prior(
+    prior: str | Mapping[Any, float] | ArrayLike,
+    labelled_counts: ArrayLike,
+    *,
+    n_unlabelled: int | None = None,
+    class_names: Sequence[str] | None = None,
+) -> np.ndarray | None:
     """CMN's class masses ``q`` for a choice of prior, or None: no CMN (the harmonic function as it is).
 
     The one place where a class prior is resolved: :mod:`graphsel_lib.partial_labels`
@@ -154,6 +162,8 @@ def cmn_prior(prior, labelled_counts, *, n_unlabelled=None, class_names=None):
         non-finite share, shares summing to zero, a dict naming an unknown
         class or leaving one out.
 
+    Examples
+    --------
     >>> cmn_prior("labelled", [3, 1]), cmn_prior("uniform", [3, 1])
     (array([0.75, 0.25]), array([0.5, 0.5]))
     >>> cmn_prior({"b": 1, "a": 3}, [3, 1], class_names=["a", "b"])
@@ -210,8 +220,8 @@ def cmn_prior(prior, labelled_counts, *, n_unlabelled=None, class_names=None):
     return q
 
 
-def class_mass_normalization(F_U, class_prior):
-    """Rescale each column of ``F_U`` to the mass ``class_prior[k]`` (Zhu et al. 2003).
+def class_mass_normalization(F_U: ArrayLike, class_prior: ArrayLike) -> np.ndarray:
+    """Rescale each column of ``F_U`` to the mass ``class_prior[k]`` (CMN, Zhu et al. 2003 Sec. 2).
 
     Parameters
     ----------
@@ -224,6 +234,16 @@ def class_mass_normalization(F_U, class_prior):
     -------
     ndarray of shape (u, K)
         ``q_k * F_U[:, k] / sum_i F_U[i, k]``; a column of zero mass stays zero.
+
+    Raises
+    ------
+    ValueError
+        ``class_prior`` has not ``K`` entries, or is negative, non-finite or sums to zero.
+
+    Examples
+    --------
+    >>> class_mass_normalization([[0.5, 0.5], [0.5, 0.0]], [0.5, 0.5]).tolist()
+    [[0.25, 0.5], [0.25, 0.0]]
     """
     F_U = np.asarray(F_U, dtype=np.float64)
     q = _check_prior(class_prior, F_U.shape[1])
@@ -350,6 +370,6 @@ def harmonic(
     W_UL = -L[unl][:, lab]
     F_U = solve_spd(L_UU, W_UL @ prob.Y_labelled, solver=solver, tol=tol, maxiter=maxiter)
     if cmn:
-        F_U = class_mass_normalization(F_U, q)
+        F_U = class_mass_normalization(F_U, q)  # type: ignore[arg-type]  # cmn set q above
     F[unl] = F_U
     return F

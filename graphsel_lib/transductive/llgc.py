@@ -33,6 +33,7 @@ from ._common import _check_solver, check_problem, solve_spd, warn_unreached
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
+    from ..spectral import SpectralEmbedding
     from ._common import Adjacency
 
 __all__ = ["llgc", "llgc_low_rank", "llgc_truncation_error"]
@@ -154,7 +155,9 @@ def llgc(
 # --------------------------------------------------------------------------- LLGC as ridge regression (chapter 04)
 
 
-def llgc_low_rank(emb, Y, mu, d, *, form="ridge"):
+def llgc_low_rank(
+    emb: SpectralEmbedding, Y: ArrayLike, mu: float, d: int, *, form: str = "ridge"
+) -> np.ndarray:
     """LLGC with the rank-``d`` kernel ``L_d^+ = M_dᵀM_d``, plus the mean (chapter 04 §4).
 
     ``form="ridge"`` solves the ``d × d`` ridge problem ``(M_dM_dᵀ + µI)W = M_dY``
@@ -165,16 +168,36 @@ def llgc_low_rank(emb, Y, mu, d, *, form="ridge"):
 
     Parameters
     ----------
-    emb : SpectralEmbedding with at least ``d`` pairs.
-    Y : array of shape (n, K) (or (n,)), the targets (zero rows on unlabelled nodes).
-    mu : float > 0
-    d : int, the rank (``emb.truncate(d)``; a rank that cuts a repeated
+    emb : SpectralEmbedding
+        At least ``d`` eigenpairs of ``L = D − S``.
+    Y : array-like of shape (n, K) or (n,)
+        The targets (zero rows on unlabelled nodes).
+    mu : float
+        Regularisation ``µ > 0``.
+    d : int
+        The rank (``emb.truncate(d)``; a rank that cuts a repeated
         eigenvalue warns, ``SplitEigenvalueWarning``).
-    form : {"ridge", "spectral"}
+    form : {"ridge", "spectral"}, default "ridge"
 
     Returns
     -------
     ndarray of the shape of ``Y``
+
+    Raises
+    ------
+    ValueError
+        ``form`` is unknown, ``mu`` is not positive and finite, or ``d`` exceeds the pairs of ``emb``.
+
+    Examples
+    --------
+    On the 4-node path at full rank ``d = 3`` it is LLGC, ``21 F = [[13, 1], [5, 2], [2, 5], [1, 13]]``:
+
+    >>> from graphsel_lib.spectral import spectral_embedding
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> emb = spectral_embedding(path, 3, cache=False)
+    >>> Y = np.array([[1, 0], [0, 0], [0, 0], [0, 1]])
+    >>> (llgc_low_rank(emb, Y, 1.0, 3) * 21).round(6).tolist()
+    [[13.0, 1.0], [5.0, 2.0], [2.0, 5.0], [1.0, 13.0]]
     """
     if form not in ("ridge", "spectral"):
         raise ValueError(f"form must be 'ridge' or 'spectral', got {form!r}")
@@ -190,13 +213,42 @@ def llgc_low_rank(emb, Y, mu, d, *, form="ridge"):
     return Y.mean(axis=0) + e.eigenvectors @ (coef * (filt[:, None] if Y.ndim == 2 else filt))
 
 
-def llgc_truncation_error(emb, Y, mu, d):
+def llgc_truncation_error(emb: SpectralEmbedding, Y: ArrayLike, mu: float, d: int) -> float:
     """``||F* − F_d||²_F = Σ_{i>d} ||v_iᵀY||² / (1 + µσ_i)²``: what the rank-``d`` kernel drops (chapter 04 §4).
 
     ``F*`` is LLGC with the kernel of ``emb`` (all ``n − 1`` pairs: the exact
     LLGC) and ``F_d`` its rank-``d`` version :func:`llgc_low_rank`; the
     directions ``v_i``, ``i > d``, are cut off instead of damped by
     ``1/(1 + µσ_i)``.
+
+    Parameters
+    ----------
+    emb : SpectralEmbedding
+        The eigenpairs of ``L = D − S`` (all ``n − 1`` for the exact LLGC).
+    Y : array-like of shape (n, K) or (n,)
+        The targets (zero rows on unlabelled nodes).
+    mu : float
+        Regularisation ``µ > 0``.
+    d : int
+        The rank kept.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ``mu`` is not positive and finite.
+
+    Examples
+    --------
+    >>> from graphsel_lib.spectral import spectral_embedding
+    >>> path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    >>> emb = spectral_embedding(path, 3, cache=False)
+    >>> Y = np.array([[1, 0], [0, 0], [0, 0], [0, 1]])
+    >>> round(llgc_truncation_error(emb, Y, 1.0, 1), 6), llgc_truncation_error(emb, Y, 1.0, 3)
+    (0.063071, 0.0)
     """
     mu = check_positive(mu, "mu")
     Y = np.asarray(Y, dtype=float)

@@ -118,14 +118,14 @@ LOG_SIGMA_RANGE = 7.0
 
 
 # --------------------------------------------------------------------------- inputs
-def _check_X(X):
+def _check_X(X) -> np.ndarray:
     X = as_real_matrix(X, "X (n_nodes, n_features)", sparse=False)
     if X.shape[0] < 2 or X.shape[1] < 1:
         raise ValueError(f"X needs at least 2 nodes and 1 feature, got shape {X.shape}")
     return X - X.mean(axis=0)  # distances are translation invariant; centring avoids cancellation
 
 
-def _check_sigma(sigma, m):
+def _check_sigma(sigma, m) -> np.ndarray:
     s = np.asarray(sigma, dtype=np.float64)
     if s.ndim == 0:
         s = np.full(m, float(s))
@@ -162,7 +162,9 @@ def _check_reg(reg, name="reg"):
     return check_positive(reg, name, allow_zero=True)
 
 
-def _setup(X, y, labelled, n_classes):
+def _setup(
+    X, y, labelled, n_classes
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
     X = _check_X(X)
     n = X.shape[0]
     lab, y_l, K = check_targets(y, labelled, n, n_classes=n_classes)
@@ -175,7 +177,7 @@ def _setup(X, y, labelled, n_classes):
 
 # --------------------------------------------------------------------------- graph
 @renamed_parameter("labeled", "labelled")
-def mst_bandwidth(X, y, labelled):
+def mst_bandwidth(X: ArrayLike, y: ArrayLike, labelled: ArrayLike) -> float:
     """Zhu's seed-free start ``sigma0 = d0 / 3`` (Zhu, Ghahramani, Lafferty, CMU-CS-03-175, Sec. 7).
 
     Grow a minimum spanning tree of the Euclidean distances by Kruskal's rule
@@ -183,6 +185,32 @@ def mst_bandwidth(X, y, labelled):
     joins two components holding labelled nodes of different classes, an
     estimate of the gap between class regions. With ``sigma = d0 / 3`` that edge
     weighs ``exp(-9)``: propagation stays mostly within classes.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_nodes, n_features)
+        Node features.
+    y : array-like of int of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        The labelled nodes.
+
+    Returns
+    -------
+    float
+        ``d0 / 3``.
+
+    Raises
+    ------
+    ValueError
+        The labelled nodes hold fewer than two classes, or ``X``, ``y`` or ``labelled`` is invalid.
+
+    Examples
+    --------
+    The tree edge ``1 - 2`` (length 3) is the first to join the two classes:
+
+    >>> mst_bandwidth([[0.0], [1.0], [4.0], [5.0]], [0, 0, 1, 1], [0, 3])
+    1.0
     """
     X = _check_X(X)
     lab, y_l, _ = check_targets(y, labelled, X.shape[0])
@@ -208,8 +236,30 @@ def mst_bandwidth(X, y, labelled):
     return float(tree.data.max()) / 3.0 if tree.nnz else 1.0  # only duplicates separate the classes
 
 
-def rbf_weights(X, sigma):
-    """Dense RBF weights ``w_ij = exp(-sum_d (x_id - x_jd)^2 / sigma_d^2)``, zero diagonal (zhang2006 Eq. 3)."""
+def rbf_weights(X: ArrayLike, sigma: ArrayLike) -> np.ndarray:
+    """Dense RBF weights ``w_ij = exp(-sum_d (x_id - x_jd)^2 / sigma_d^2)``, zero diagonal (zhang2006 Eq. 3).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_nodes, n_features)
+        Node features.
+    sigma : float or array-like of shape (n_features,)
+        Bandwidths ``sigma_d > 0``.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, n_nodes)
+
+    Raises
+    ------
+    ValueError
+        ``X`` has fewer than 2 rows or is not finite, or ``sigma`` is not positive or has the wrong shape.
+
+    Examples
+    --------
+    >>> rbf_weights([[0.0], [1.0], [2.0]], 1.0).round(4).tolist()
+    [[0.0, 0.3679, 0.0183], [0.3679, 0.0, 0.3679], [0.0183, 0.3679, 0.0]]
+    """
     X = _check_X(X)
     Z = X / _check_sigma(sigma, X.shape[1])
     W = np.exp(-cdist(Z, Z, "sqeuclidean"))
@@ -227,8 +277,33 @@ def _transition(Z):
     return P
 
 
-def smoothed_transition(X, sigma, eps=1e-4):
-    """``P~ = eps/n + (1 - eps) D^-1 W`` (zhang2006 Sec. 2.2), an ``(n, n)`` row-stochastic matrix."""
+def smoothed_transition(X: ArrayLike, sigma: ArrayLike, eps: float = 1e-4) -> np.ndarray:
+    """Smoothed random walk ``P~ = eps/n + (1 - eps) D^-1 W`` on :func:`rbf_weights` (zhang2006 Sec. 2.2).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_nodes, n_features)
+        Node features.
+    sigma : float or array-like of shape (n_features,)
+        Bandwidths ``sigma_d > 0``.
+    eps : float in [0, 1), default 1e-4
+        Probability of a uniform jump.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, n_nodes)
+        Row-stochastic.
+
+    Raises
+    ------
+    ValueError
+        Invalid ``X`` or ``sigma``, or ``eps`` outside ``[0, 1)``.
+
+    Examples
+    --------
+    >>> smoothed_transition([[0.0], [1.0]], 1.0, eps=0.5).tolist()
+    [[0.25, 0.75], [0.75, 0.25]]
+    """
     X = _check_X(X)
     eps = _check_eps(eps)
     P = _transition(X / _check_sigma(sigma, X.shape[1]))
@@ -244,12 +319,52 @@ def _harmonic_on(Pt, lab, unl, Y_L):
 
 
 @renamed_parameter("labeled", "labelled")
-def harmonic_rbf(X, y, labelled, *, sigma, eps=1e-4, cmn=False, n_classes=None):
-    """Harmonic scores ``F`` (n, K) on the RBF graph with bandwidths ``sigma`` and smoothing ``eps``.
+def harmonic_rbf(
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    sigma: ArrayLike,
+    eps: float = 1e-4,
+    cmn: bool = False,
+    n_classes: int | None = None,
+) -> np.ndarray:
+    """Harmonic scores ``F`` on the smoothed RBF walk ``P~`` (zhang2006 Eq. 2 and 3).
 
     With ``eps = 0`` this is :func:`graphsel_lib.transductive.harmonic` on
-    :func:`rbf_weights`. ``cmn=True`` applies class mass normalisation with the
-    labelled class proportions.
+    :func:`rbf_weights`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_nodes, n_features)
+        Node features.
+    y : array-like of int of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        The labelled nodes; at least one node is not.
+    sigma : float or array-like of shape (n_features,)
+        Bandwidths ``sigma_d > 0``.
+    eps : float in [0, 1), default 1e-4
+        Smoothing of the walk, :func:`smoothed_transition`.
+    cmn : bool, default False
+        Class mass normalisation with the labelled class proportions.
+    n_classes : int, optional
+        ``K``; default ``max(y) + 1``.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, K)
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``X``, labels, ``labelled``, ``sigma`` or ``eps``; a class without a labelled node;
+        no unlabelled node.
+
+    Examples
+    --------
+    >>> harmonic_rbf([[0.0], [1.0], [2.0]], [0, -1, 1], [0, 2], sigma=1.0, eps=0.0).round(6).tolist()
+    [[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]]
     """
     X, lab, unl, y_l, K, counts = _setup(X, y, labelled, n_classes)
     Pt = smoothed_transition(X, sigma, eps)
@@ -285,15 +400,27 @@ def _balance(F_U, counts, reg):
 
 
 @renamed_parameter("labeled", "labelled")
-def loo_objective(X, y, labelled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n_classes=None):
+def loo_objective(
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    sigma: ArrayLike,
+    *,
+    eps: float = 1e-4,
+    loss: str = "squared",
+    reg: float = 0.0,
+    n_classes: int | None = None,
+) -> tuple[float, np.ndarray]:
     """LOOHL objective ``Q(sigma) = sum_t h(f^t_t) + R`` and its gradient in ``log sigma`` (zhang2006 Eq. 5–7).
 
     Parameters
     ----------
     X : array-like of shape (n_nodes, n_features)
+        Node features.
     y : array-like of int of shape (n_nodes,)
         Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
     labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        At least 2 labelled nodes, and at least one unlabelled node.
     sigma : float or array-like of shape (n_features,)
         Bandwidths ``sigma_d > 0``.
     eps : float in [0, 1), default 1e-4
@@ -305,12 +432,29 @@ def loo_objective(X, y, labelled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n
         absolute precision of the solve, where ``-log`` is meaningless.
     reg : float, default 0
         Weight of the class balance regulariser (module docstring).
+    n_classes : int, optional
+        ``K``; default ``max(y) + 1``.
 
     Returns
     -------
     value : float
     grad : ndarray of shape (n_features,)
         ``dQ / d log sigma_d``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid inputs (as :func:`harmonic_rbf`), fewer than 2 labelled nodes, an unknown
+        ``loss``, ``loss="log"`` with a class of one labelled node, or a negative ``reg``.
+    FloatingPointError
+        A leave-one-out system is singular (``eps = 0``).
+
+    Examples
+    --------
+    >>> X = [[0.0], [1.0], [2.0], [3.0], [4.0]]
+    >>> value, grad = loo_objective(X, [0, 0, -1, 1, 1], [0, 1, 3, 4], 1.0, eps=0.0)
+    >>> round(value, 4), grad.round(4).tolist()
+    (0.2455, [0.1472])
     """
     X, lab, unl, y_l, K, counts = _setup(X, y, labelled, n_classes)
     sigma = _check_sigma(sigma, X.shape[1])
@@ -352,12 +496,53 @@ def loo_objective(X, y, labelled, sigma, *, eps=1e-4, loss="squared", reg=0.0, n
 
 
 @renamed_parameter("labeled", "labelled")
-def entropy_objective(X, y, labelled, sigma, *, eps=1e-4, n_classes=None):
+def entropy_objective(
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    sigma: ArrayLike,
+    *,
+    eps: float = 1e-4,
+    n_classes: int | None = None,
+) -> tuple[float, np.ndarray]:
     """MinEnt objective ``H = -sum_{i in U, k} F_ik log F_ik`` and its gradient in ``log sigma``.
 
     Zhu, Lafferty, Ghahramani (2003); zhang2006 Eq. 4 (binary form when K = 2),
-    with the smoothed ``P~``; ``eps`` must be positive. Parameters as in
-    :func:`loo_objective`.
+    with the smoothed ``P~``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_nodes, n_features)
+        Node features.
+    y : array-like of int of shape (n_nodes,)
+        Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        The labelled nodes; at least one node is not.
+    sigma : float or array-like of shape (n_features,)
+        Bandwidths ``sigma_d > 0``.
+    eps : float in (0, 1), default 1e-4
+        Smoothing of the transition matrix; positive, so that every ``F_ik > 0``.
+    n_classes : int, optional
+        ``K``; default ``max(y) + 1``.
+
+    Returns
+    -------
+    value : float
+    grad : ndarray of shape (n_features,)
+        ``dH / d log sigma_d``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid inputs (as :func:`harmonic_rbf`), or ``eps`` not in ``(0, 1)``.
+
+    Examples
+    --------
+    One unlabelled node halfway between the two classes: ``F_U = (1/2, 1/2)``, ``H = log 2``.
+
+    >>> value, grad = entropy_objective([[0.0], [1.0], [2.0]], [0, -1, 1], [0, 2], 1.0)
+    >>> round(value, 6), round(float(np.log(2)), 6)
+    (0.693147, 0.693147)
     """
     X, lab, unl, y_l, K, _ = _setup(X, y, labelled, n_classes)
     sigma = _check_sigma(sigma, X.shape[1])
@@ -377,10 +562,12 @@ def entropy_objective(X, y, labelled, sigma, *, eps=1e-4, n_classes=None):
 # --------------------------------------------------------------------------- fitting
 @dataclass(frozen=True)
 class BandwidthFit:
-    """Result of :func:`loohl` or :func:`minent`.
+    """Bandwidths learned by :func:`loohl` or :func:`minent` (zhang2006), with the search's report.
 
-    Attributes
+    Parameters
     ----------
+    method : {"loohl", "minent"}
+        The objective minimised.
     sigma : ndarray of shape (n_features,)
         Learned bandwidths (a very large ``sigma_d`` switches feature ``d`` off).
     sigma0 : ndarray of shape (n_features,)
@@ -390,7 +577,16 @@ class BandwidthFit:
     n_iter, n_evaluations : int
         Iterations of the search (:func:`_descend`) and objective evaluations.
     success : bool
+        The search converged (rather than reaching ``maxiter``).
     message : str
+        Why the search stopped.
+
+    Examples
+    --------
+    >>> X = [[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]
+    >>> F, fit = minent(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5], return_info=True)
+    >>> fit.method, fit.sigma.shape, bool(fit.objective < fit.objective0)
+    ('minent', (1,), True)
     """
 
     method: str
@@ -589,22 +785,47 @@ def loohl(
 
 @renamed_parameter("labeled", "labelled")
 def minent(
-    X,
-    y,
-    labelled,
+    X: ArrayLike,
+    y: ArrayLike,
+    labelled: ArrayLike,
     *,
-    sigma0=None,
-    eps=1e-4,
-    shrink=0.0,
-    cmn=False,
-    n_classes=None,
-    maxiter=200,
-    tol=1e-6,
-    return_info=False,
-):
-    """MinEnt (Zhu et al. 2003; zhang2006 Sec. 2.2): bandwidths minimising the entropy of ``F_U``.
+    sigma0: ArrayLike | None = None,
+    eps: float = 1e-4,
+    shrink: float = 0.0,
+    cmn: bool = False,
+    n_classes: int | None = None,
+    maxiter: int = 200,
+    tol: float = 1e-6,
+    return_info: bool = False,
+) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
+    """MinEnt (Zhu et al. 2003; zhang2006 Sec. 2.2): bandwidths minimising the entropy of ``F_U``, then harmonic scores.
 
-    Same interface and return value as :func:`loohl`; ``eps`` must be in ``(0, 1)``.
+    Minimises :func:`entropy_objective` by the search of :func:`loohl`.
+
+    Parameters
+    ----------
+    X, y, labelled, sigma0, shrink, cmn, n_classes, maxiter, tol, return_info
+        As in :func:`loohl`.
+    eps : float in (0, 1), default 1e-4
+        Smoothing of the walk; positive, so that the entropy is finite.
+
+    Returns
+    -------
+    F : ndarray of shape (n_nodes, K)
+        Harmonic scores on the learned graph.
+    fit : BandwidthFit
+        Only if ``return_info``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`loohl`, and ``eps`` not in ``(0, 1)``.
+
+    Examples
+    --------
+    >>> X = [[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]
+    >>> minent(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5]).argmax(axis=1).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
     _setup(X, y, labelled, n_classes)
     _check_eps(eps, positive=True)
@@ -621,7 +842,9 @@ def minent(
 
 
 @renamed_parameter("labeled", "labelled")
-def reach_probability(X, labelled, sigma, *, eps=1e-4):
+def reach_probability(
+    X: ArrayLike, labelled: ArrayLike, sigma: ArrayLike, *, eps: float = 1e-4
+) -> tuple[np.ndarray, np.ndarray]:
     """Probability ``r_i`` that the smoothed walk from unlabelled node ``i`` hits a labelled node before it jumps.
 
     The walk ``P~ = (eps/n) 1 1^T + (1 - eps) P`` of :func:`smoothed_transition`
@@ -639,15 +862,31 @@ def reach_probability(X, labelled, sigma, *, eps=1e-4):
     Parameters
     ----------
     X : array-like of shape (n_nodes, n_features)
-    labelled : array-like of int or bool mask
+        Node features.
+    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
+        The labelled nodes.
     sigma : float or array-like of shape (n_features,)
         Bandwidths (the notebooks' ``omega_p``).
     eps : float in [0, 1), default 1e-4
+        Probability of a uniform jump.
 
     Returns
     -------
     unlabelled : ndarray of int of shape (u,)
     r : ndarray of shape (u,)
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``X``, ``labelled``, ``sigma`` or ``eps``.
+
+    Examples
+    --------
+    Without jumps (``eps = 0``) every walk on a connected graph reaches the label:
+
+    >>> unlabelled, r = reach_probability([[0.0], [1.0], [2.0]], [0], 1.0, eps=0.0)
+    >>> unlabelled.tolist(), r.round(6).tolist()
+    ([1, 2], [1.0, 1.0])
     """
     X = _check_X(X)
     n = X.shape[0]
