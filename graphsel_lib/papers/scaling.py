@@ -29,6 +29,8 @@ from matplotlib.ticker import NullFormatter
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting, tables
+from graphsel_lib.course.prose import Reading
+from graphsel_lib.papers import scaling_texts as texts
 from graphsel_lib.papers.common import ProfileProtocol, Result, is_smoke, table_field
 
 try:
@@ -266,58 +268,40 @@ class Embeddings(Result):
             + f"\nspectral learners at n = {self.spectral_sizes}; not embedded: {self.not_embedded}"
         )  # fmt: skip
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
         """Sec. 2's reading: the largest embedding, the fitted slopes, the extrapolation where not run."""
         emb_df, trend, p = self.table, self.trend, self.protocol
         big = emb_df[(emb_df.n == max(self.spectral_sizes)) & emb_df["used by the learners"]].iloc[0]
-        lines = [
-            f"**Reading.** The largest graph embedded has n = {big.nodes:,} nodes: {big.solver} took "
-            f"{big.seconds:.1f} s ({'' if np.isnan(big.iterations) else f'{int(big.iterations)} iterations, '}"
-            f"traced peak {big['peak MiB']:,.0f} MiB, largest relative residual {self.residuals[big.name]}"
-            + (f"; check of missed eigenvalues: {big.check}" if isinstance(big.check, str) else "") + ")."
-        ]  # fmt: skip
-        for solver, row in trend.iterrows():
-            lines.append(
-                f"Over its {int(row.points)} largest sizes ({int(row['from']):,} to {int(row['to']):,} nodes) "
-                f"{solver}'s time grows with slope {row.slope:.2f} on log–log axes."
-            )
-        if "shift-invert" in trend.index and "lobpcg-jacobi" in trend.index:
-            both = emb_df.pivot_table(index="n", columns="solver", values="seconds").dropna(
-                subset=["shift-invert", "lobpcg-jacobi"]
-            )
+        seconds = emb_df.pivot_table(index="n", columns="solver", values="seconds")
+        values = dict(nodes=big.nodes, solver=big.solver, seconds=big.seconds, peak=big["peak MiB"],
+                      residual=self.residuals[big.name], check=big.check,
+                      iterations=None if np.isnan(big.iterations) else int(big.iterations),
+                      trend=[texts.reading("embedding.trend", points=int(row.points), lo=int(row["from"]),
+                                           hi=int(row["to"]), solver=solver, slope=row.slope)
+                             for solver, row in trend.iterrows()])  # fmt: skip
+        claims = dict(has_iterations=not np.isnan(big.iterations), has_check=isinstance(big.check, str),
+                      si_vs_jacobi="shift-invert" in trend.index and "lobpcg-jacobi" in trend.index,
+                      side_by_side={"lobpcg-jacobi", "lobpcg-chebyshev"} <= set(seconds.columns), smoke=p.smoke)  # fmt: skip
+        if claims["si_vs_jacobi"]:
+            both = seconds.dropna(subset=["shift-invert", "lobpcg-jacobi"])
             n_b = int(both.index.max())
             si, lo = both.loc[n_b, "shift-invert"], both.loc[n_b, "lobpcg-jacobi"]
-            faster = "shift-invert" if si < lo else "lobpcg-jacobi"
-            lines.append(
-                f"At n = {n_b:,}, the largest size where both ran, shift-invert took {si:.1f} s and "
-                f"lobpcg-jacobi {lo:.1f} s ({faster} faster); below $2\\cdot 10^4$ nodes both "
-                "include the inertia count, an LU of its own."
-            )
-        both = emb_df.pivot_table(index="n", columns="solver", values="seconds")
-        if {"lobpcg-jacobi", "lobpcg-chebyshev"} <= set(both.columns):
-            both = both.dropna(subset=["lobpcg-jacobi", "lobpcg-chebyshev"])
-            lines.append(
-                "lobpcg-chebyshev against lobpcg-jacobi, side by side (time ratio jacobi / chebyshev): "
-                + "; ".join(f"n = {n_:,}: {ch:.1f} s against {lo:.1f} s (ratio {lo / ch:.2f})"
-                            for n_, lo, ch in zip(both.index, both["lobpcg-jacobi"], both["lobpcg-chebyshev"], strict=True))
-                + " (the same λ_2 and σ_d to 1e-6: asserted)."
-            )  # fmt: skip
+            values.update(n_both=n_b, si=si, lo=lo, faster="shift-invert" if si < lo else "lobpcg-jacobi")
+        if claims["side_by_side"]:
+            both = seconds.dropna(subset=["lobpcg-jacobi", "lobpcg-chebyshev"])
+            values["pairs"] = [texts.reading("embedding.pair", n=n_, ch=ch, lo=lo, ratio=lo / ch)
+                               for n_, lo, ch in zip(both.index, both["lobpcg-jacobi"], both["lobpcg-chebyshev"],
+                                                     strict=True)]  # fmt: skip
         fit = "lobpcg-chebyshev" if "lobpcg-chebyshev" in trend.index else "lobpcg-jacobi"
-        for n in self.not_embedded:
-            if fit in trend.index:
-                row = trend.loc[fit]
-                pred_s = row["largest s"] * 10 ** (row.slope * np.log10(n / row["to"]))
-                pred_mem = row["largest peak MiB"] * n / row["to"]
-                lines.append(
-                    f"At n = {n:,} {fit} is not run: the fitted line predicts about {pred_s:,.0f} s"
-                    + (f" ({pred_s / 3600:.1f} h)" if pred_s >= 3600 else f" ({pred_s / 60:.0f} min)")
-                    + f" on one core, and memory, linear in n, about {pred_mem / 1024:.1f} GiB (an extrapolation, "
-                    "not a measurement)."
-                )
-        if p.smoke:
-            lines.append("*Smoke profile: sizes of a few thousand nodes at most; these slopes are not meaningful, "
-                         "the full profile's are.*")  # fmt: skip
-        return "\n\n".join(lines)
+        values["extrapolations"] = []
+        for n in self.not_embedded if fit in trend.index else []:
+            row = trend.loc[fit]
+            pred_s = row["largest s"] * 10 ** (row.slope * np.log10(n / row["to"]))
+            values["extrapolations"].append(texts.reading(
+                "embedding.extrapolation", dict(hours=bool(pred_s >= 3600)), n=n, solver=fit, seconds=pred_s,
+                hours_value=pred_s / 3600, minutes=pred_s / 60, gib=row["largest peak MiB"] * n / row["to"] / 1024,
+            ))  # fmt: skip
+        return texts.reading("embedding", claims, **values)
 
 
 def embedding_cost(gen: Generated, profile: str = "full", seed: int = 0, verbose: bool = True) -> Embeddings:
@@ -475,35 +459,35 @@ class Approximations(Result):
             + f"\nrelaxation learner (push), same pass: error {self.relax_error:.4f}"
         )
 
-    def reading(self, loc: Localisation, d: int = 100) -> str:
+    def reading(self, loc: Localisation, d: int = 100) -> Reading:
+        """Sec. 2c's reading: what each looser tolerance and each smaller rank costs the learners."""
         approx = self.table
         by_tol = approx[approx.embedding.str.startswith("tol")]
         worst = by_tol[["OLLGC error change", "MSG error change"]].abs().max(axis=1)
         fine = by_tol[worst <= 0.005]
         loose = fine["max rel. residual"].max() if len(fine) else np.nan
         fewer = approx[approx.embedding.str.startswith("d'")]
-        best_spectral = approx[["OLLGC", "MSG"]].iloc[0].min()
-
-        def change(r):
-            return f"{r['OLLGC error change']:+.4f} (OLLGC) and {r['MSG error change']:+.4f} (MSG)"
-
-        lines = [
-            "**Reading.** " + "; ".join(
-                f"tol {r.embedding[4:]}: residual {r['max rel. residual']:.0e}, {r['time share']:.0%} of the exact "
-                f"solver's time, error change {change(r)}" for _, r in by_tol.iterrows()) + ".",
-            (f"Here an embedding whose largest relative residual is at most {loose:.0e} moved neither learner's error "
-             "by more than 0.005." if np.isfinite(loose)
-             else "No looser tolerance kept both errors within 0.005 of the exact ones.")
-            + " Fewer pairs: " + "; ".join(f"{r.embedding} ({r['time share']:.0%} of the time) changes the errors by "
-                                           f"{change(r)}" for _, r in fewer.iterrows()) + ".",
-            f"The relaxation learner, which needs no embedding, errs {self.relax_error:.4f} on the same pass, against "
-            f"{best_spectral:.4f} for the better spectral learner on the exact embedding. "
-            f"{loc.localised:.0%} of the {d} eigenvectors live on five nodes or fewer and their span holds "
-            f"{loc.captured:.0%} of the class structure (section 2b)"
-            + (": on this heavy-tailed graph the smallest eigenpairs of $L = D - S$ describe its low-degree nodes "
-               "more than its blocks." if loc.localised > 0.5 and loc.captured < 0.5 else "."),
-        ]  # fmt: skip
-        return "\n\n".join(lines)
+        tols = [texts.reading("approximate.tol", tol=r.embedding[4:], residual=r["max rel. residual"],
+                              share=r["time share"], ollgc=r["OLLGC error change"], msg=r["MSG error change"])
+                for _, r in by_tol.iterrows()]  # fmt: skip
+        fewer_items = [texts.reading("approximate.fewer", embedding=r.embedding, share=r["time share"],
+                                     ollgc=r["OLLGC error change"], msg=r["MSG error change"])
+                       for _, r in fewer.iterrows()]  # fmt: skip
+        claims = dict(
+            fine=bool(np.isfinite(loose)), nodes_not_blocks=loc.localised > 0.5 and loc.captured < 0.5
+        )
+        return texts.reading(
+            "approximate",
+            claims,
+            tols=tols,
+            loose=loose,
+            fewer=fewer_items,
+            relax_error=self.relax_error,
+            best_spectral=approx[["OLLGC", "MSG"]].iloc[0].min(),
+            localised=loc.localised,
+            d=d,
+            captured=loc.captured,
+        )
 
 
 def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Approximations:
@@ -642,55 +626,48 @@ class Scaling(Result):
         return (_fmt(self.table.drop(columns=["edges", "generator s"]), index=False) + "\n"
                 + self.slopes.to_string(float_format=lambda x: f"{x:.3f}"))  # fmt: skip
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
         """Sec. 3's reading: cost per round and its slope per learner; the compiled loop; Epinions."""
         results, slopes, p = self.results, self.slopes, self.protocol
-        lines = []
+        graph_learners, spectral = [], []
         for name in {**PUSH, **TREE}:
             grp, sl = results[results.learner == name], slopes.loc[name]
-            lines.append(
-                f"* **{name}**: {1e3 * grp['s per round'].iloc[0]:.3f} ms per round at n = {grp['nodes'].iloc[0]:,}, "
-                f"{1e3 * grp['s per round'].iloc[-1]:.3f} ms at n = {grp['nodes'].iloc[-1]:,} "
-                f"(×{sl['ratio largest/smallest']:.2f}); over the {int(sl['points'])} largest sizes the cost per round "
-                f"is {_flat_or_grows(sl['slope s/round'], p.flat)}, its traced peak memory grows with slope "
-                f"{sl['slope peak memory']:.2f} (to {grp['peak MiB'].iloc[-1]:,.0f} MiB: the per-node arrays of the "
-                + ("learner and of the push)." if name in PUSH else "learner: its spanning tree and line).")
-            )  # fmt: skip
+            graph_learners.append(texts.reading(
+                "scaling.graph_learner", dict(push=name in PUSH), name=name,
+                first_ms=1e3 * grp["s per round"].iloc[0], first_n=grp["nodes"].iloc[0],
+                last_ms=1e3 * grp["s per round"].iloc[-1], last_n=grp["nodes"].iloc[-1],
+                ratio=sl["ratio largest/smallest"], points=int(sl["points"]),
+                trend=_flat_or_grows(sl["slope s/round"], p.flat), memory_slope=sl["slope peak memory"],
+                peak=grp["peak MiB"].iloc[-1],
+            ))  # fmt: skip
         for name in SPECTRAL:
             grp, sl = results[results.learner == name], slopes.loc[name]
-            lines.append(
-                f"* **{name}** (d = {p.d} + bias): {1e3 * grp['s per round'].iloc[-1]:.3f} ms per round at "
-                f"n = {grp['nodes'].iloc[-1]:,}, {_flat_or_grows(sl['slope s/round'], p.flat)} over "
-                f"{int(sl['points'])} sizes; with the embedding spread over its {int(grp['rounds'].iloc[-1]):,} "
-                f"rounds, {1e3 * grp['s per round incl. embedding'].iloc[-1]:.2f} ms per round "
-                f"(slope {sl['slope incl. embedding']:.2f})."
-            )
+            spectral.append(texts.reading(
+                "scaling.spectral", name=name, d=p.d, last_ms=1e3 * grp["s per round"].iloc[-1],
+                last_n=grp["nodes"].iloc[-1], trend=_flat_or_grows(sl["slope s/round"], p.flat),
+                points=int(sl["points"]), rounds=int(grp["rounds"].iloc[-1]),
+                incl_ms=1e3 * grp["s per round incl. embedding"].iloc[-1], incl_slope=sl["slope incl. embedding"],
+            ))  # fmt: skip
         py, cp = results[results.learner == "OLLGC, Python rounds"], results[results.learner == "OLLGC"]
         assert np.array_equal(
             py["error"].to_numpy(), cp["error"].to_numpy()
         )  # the same learner, the same mistakes
-        lines.append(
-            "* **The compiled round loop**: played round by round from Python, one-vs-rest OLLGC takes "
-            + ", ".join(f"{a / c:.1f} times the compiled loop's time per round (n = {n:,})"
-                        for n, a, c in zip(cp["nodes"], py["s per round"], cp["s per round"], strict=True))
-            + ", with the same error at every size."
-        )  # fmt: skip
+        compiled = [texts.reading("scaling.compiled", ratio=a / c, n=n)
+                    for n, a, c in zip(cp["nodes"], py["s per round"], cp["s per round"], strict=True)]  # fmt: skip
+        values = dict(graph_learners=graph_learners, spectral=spectral, compiled=compiled)
         if len(self.real):
             r = self.real.iloc[0]
             same = results[results.learner == r.learner]
             near = same.iloc[int(np.argmin(np.abs(np.log(same["nodes"] / r.nodes))))]
-            lines.append(
-                f"* **Epinions** ({r.nodes:,} nodes, {r.edges:,} edges): {r.learner} costs "
-                f"{1e3 * r['s per round']:.3f} ms per round over {int(r.rounds):,} rounds (traced peak "
-                f"{r['peak MiB']:,.0f} MiB), against {1e3 * near['s per round']:.3f} ms on the generated graph of "
-                f"{near.nodes:,} nodes."
-            )
-        return "\n".join(lines)
+            values.update(nodes=r.nodes, edges=r.edges, learner=r.learner, ms=1e3 * r["s per round"],
+                          rounds=int(r.rounds), peak=r["peak MiB"], near_ms=1e3 * near["s per round"],
+                          near_nodes=near.nodes)  # fmt: skip
+        return texts.reading("scaling", dict(has_real=bool(len(self.real))), **values)
 
 
-def _flat_or_grows(s, flat):
-    return (f"flat (slope {s:.2f}, below {flat} in absolute value)" if abs(s) < flat
-            else f"growing like $n^{{{s:.2f}}}$" if s > 0 else f"falling (slope {s:.2f})")  # fmt: skip
+def _flat_or_grows(s, flat) -> Reading:
+    """A cost's trend in n from its log-log slope ``s``: flat below ``flat`` in absolute value."""
+    return texts.reading("trend", dict(flat=bool(abs(s) < flat), grows=bool(s > 0)), slope=s, limit=flat)
 
 
 def per_round(gen: Generated, emb: Embeddings, seed: int = 0, verbose: bool = True) -> Scaling:
@@ -860,7 +837,7 @@ def distributed_sweep(gen: Generated, emb: Embeddings, seed: int = 0, verbose: b
 # =========================================================================== Sec. 5: what the numbers say
 
 
-def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None) -> str:
+def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None) -> Reading:
     """Sec. 5, rendered from the tables of the run."""
     p, results, slopes, trend = sc.protocol, sc.results, sc.slopes, emb.trend
     gp = results[results.kind == "push"]
@@ -872,59 +849,36 @@ def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None
     full = results[results.learner == "Relaxation (push)"].set_index("n")
     emb_share = spec_max["embedding s"] / (spec_max["embedding s"] + spec_max["pass s"])
     push_at = gp.loc[gp.n == largest, "s per round"].min()
-    head = ("*Smoke profile: graphs of a few thousand nodes and a few hundred rounds; the sentences follow the "
-            "numbers of this run, which say little about scale.*\n\n" if p.smoke else "")  # fmt: skip
-    lines = [
-        "## 5. What the numbers say",
-        "",
-        ("* **The push learners scale with the rounds, not the graph.** " if (ms_push.abs() < p.flat).all()
-         else "* **The push learners' cost per round.** ")
-        + f"From n = {gp.nodes.min():,} to {gp.nodes.max():,} it goes "
-        + " and ".join(f"×{slopes.loc[k, 'ratio largest/smallest']:.2f} ({k})" for k in PUSH)
-        + "; over the largest sizes it is "
-        + "; ".join(f"for {k} {_flat_or_grows(slopes.loc[k, 'slope s/round'], p.flat)}" for k in PUSH)
-        + f". At n = {push_max.nodes.iloc[0]:,} a round costs "
-        + " and ".join(f"{1e3 * r['s per round']:.2f} ms ({r.learner})" for _, r in push_max.iterrows())
-        + f"; the graph took {gen.table['generator s'].iloc[-1]:.3g} s to generate (generator slope "
-        f"{gen.slope:.2f} over its {min(p.top, len(gen.table))} largest sizes) and the learner "
-        f"{push_max['set-up s'].max():.3g} s to set up.",
-        "* **Labels.** Margin sampling asks for "
-        + ", ".join(f"{selective.loc[n, 'labels share']:.0%} (n = {selective.loc[n, 'nodes']:,})" for n in selective.index)
-        + " of the labels of the rounds played; its error minus the fully supervised relaxation learner's is "
-        + ", ".join(f"{selective.loc[n, 'error'] - full.loc[n, 'error']:+.4f}" for n in selective.index)
-        + " at the same sizes.",
-        ("* **The spectral learners are cheap per round and dear before the first.** "
-         if emb_share.min() > 0.5 and (spec_max["s per round"] < push_at).all()
-         else "* **The spectral learners.** ")
-        + f"At n = {spec_max.nodes.iloc[0]:,} a round costs "
-        + ", ".join(f"{1e3 * r['s per round']:.3f} ms ({r.learner})" for _, r in spec_max.iterrows())
-        + f" (the push learners at that size: {1e3 * push_at:.3f} ms or more)"
-        + f", but the embedding took {spec_max['embedding s'].iloc[0]:.1f} s, "
-        f"{emb_share.min():.0%} or more of what they cost over {int(spec_max['rounds'].iloc[0]):,} rounds. "
-        + ("The eigensolver's time grows with slope "
-           + " and ".join(f"{trend.loc[s_, 'slope']:.2f} ({s_})" for s_ in trend.index)
-           + " over its largest sizes; it was not run at "
-           + ", ".join(f"{n:,}" for n in emb.not_embedded)
-           + " nodes (section 2 extrapolates its time and memory)."
-           if emb.not_embedded else "Every size was embedded."),
-        "* **Error.** The relaxation learner errs "
-        + ", ".join(f"{r.error:.4f} at n = {r.nodes:,} ({r['share of nodes seen']:.1%} of the nodes seen)"
-                    for _, r in full.iterrows())
-        + f"; at n = {spec_max.nodes.iloc[0]:,} the spectral learners err "
-        + ", ".join(f"{r.error:.4f} ({r.learner})" for _, r in spec_max.iterrows() if r.learner != "OLLGC, Python rounds")
-        + " (section 2b says why their features are weak on this graph). Where n exceeds the rounds played the error "
-        "is that of a prefix that reveals a shrinking share of the labels, so the error column compares learners at "
-        "one size, not one size with another.",
-    ]  # fmt: skip
+    claims = dict(smoke=p.smoke, push_flat=bool((ms_push.abs() < p.flat).all()),
+                  cheap=bool(emb_share.min() > 0.5 and (spec_max["s per round"] < push_at).all()),
+                  not_embedded=bool(emb.not_embedded), dask=bool(dask_info),
+                  slower=bool(dask_info) and dask_info["t_remote"] > dask_info["t_local"])  # fmt: skip
+    r = texts.reading
+    values = dict(
+        push_from=gp.nodes.min(), push_to=gp.nodes.max(),
+        push_ratios=[r("summary.ratio", ratio=slopes.loc[k, "ratio largest/smallest"], name=k) for k in PUSH],
+        push_trends=[r("summary.trend", name=k, trend=_flat_or_grows(slopes.loc[k, "slope s/round"], p.flat))
+                     for k in PUSH],
+        push_top=push_max.nodes.iloc[0],
+        push_costs=[r("summary.push_cost", ms=1e3 * x["s per round"], name=x.learner) for _, x in push_max.iterrows()],
+        gen_s=gen.table["generator s"].iloc[-1], gen_slope=gen.slope, gen_top=min(p.top, len(gen.table)),
+        setup_s=push_max["set-up s"].max(),
+        label_shares=[r("summary.share", share=selective.loc[n, "labels share"], nodes=selective.loc[n, "nodes"])
+                      for n in selective.index],
+        error_gaps=[selective.loc[n, "error"] - full.loc[n, "error"] for n in selective.index],
+        spec_n=spec_max.nodes.iloc[0],
+        spec_costs=[r("summary.spectral_cost", ms=1e3 * x["s per round"], name=x.learner)
+                    for _, x in spec_max.iterrows()],
+        push_at_ms=1e3 * push_at, embedding_s=spec_max["embedding s"].iloc[0], embedding_share=emb_share.min(),
+        spec_rounds=int(spec_max["rounds"].iloc[0]),
+        solver_slopes=[r("summary.slope", slope=trend.loc[s_, "slope"], solver=s_) for s_ in trend.index],
+        missing=emb.not_embedded,
+        relax_errors=[r("summary.error", error=x.error, nodes=x.nodes, seen=x["share of nodes seen"])
+                      for _, x in full.iterrows()],
+        spec_errors=[r("summary.spectral_error", error=x.error, name=x.learner) for _, x in spec_max.iterrows()
+                     if x.learner != "OLLGC, Python rounds"],
+    )  # fmt: skip
     if dask_info:
-        lines.append(
-            f"* **Beyond one machine.** {dask_info['orders']} orders of MSG on n = {dask_info['n']:,}: the same table "
-            f"from local processes ({dask_info['t_local']:.2f} s) and from a {dask_info['workers']}-worker Dask "
-            f"cluster ({dask_info['t_remote']:.2f} s after a {dask_info['t_cluster']:.2f} s start), asserted "
-            "identical but for the times"
-            + ("; on passes this short the cluster's scheduling and data transfer cost more than the work itself."
-               if dask_info["t_remote"] > dask_info["t_local"] else ".")
-        )  # fmt: skip
-    else:
-        lines.append("* **Beyond one machine.** Skipped: dask.distributed is not installed here.")
-    return head + "\n".join(lines)
+        values.update(orders=dask_info["orders"], dask_n=dask_info["n"], t_local=dask_info["t_local"],
+                      workers=dask_info["workers"], t_remote=dask_info["t_remote"], t_cluster=dask_info["t_cluster"])  # fmt: skip
+    return r("summary", claims, **values)

@@ -8,7 +8,15 @@ import pytest
 
 from graphsel_lib.course import prose
 from graphsel_lib.course.prose import Reading, Span, render
-from graphsel_lib.papers import beyond_texts, fastonl, transductive_peers, yang2016, zhang2006
+from graphsel_lib.papers import (
+    beyond_texts,
+    fastonl,
+    scaling,
+    scaling_texts,
+    transductive_peers,
+    yang2016,
+    zhang2006,
+)
 from graphsel_lib.papers.gu2013 import budget, figure1, figure2, figure3, table_2, texts, timing
 from graphsel_lib.papers.yang2016 import texts as yang_texts
 
@@ -121,3 +129,19 @@ def test_yang2016_readings_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no yang2016 reading 'nope'"):
         yang_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(scaling_texts.TEMPLATES))
+def test_every_scaling_template_parses(key):
+    assert prose._fields(scaling_texts.TEMPLATES[key])
+
+
+def test_scaling_readings_assemble_no_prose():
+    """Notebook 44: the reading methods of scaling compute values, not words."""
+    sc = scaling
+    converted = [sc.Embeddings.reading, sc.Approximations.reading, sc.Scaling.reading, sc._flat_or_grows,
+                 sc.reading_summary]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no notebook 44 reading 'nope'"):
+        scaling_texts.reading("nope")

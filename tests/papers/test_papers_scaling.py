@@ -95,7 +95,7 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     assert emb.spectral_sizes == [300, 1_200] and not emb.not_embedded and 1_200 in emb.exact
     emb.write()
     assert_writes_as(emb, _old_embedding_cost, "44_embedding_cost", tmp_path / "emb")
-    assert "**Reading.**" in emb.reading()
+    assert "**Reading.**" in emb.reading().render()
     plt.close(sc.draw_embedding_cost(emb))
     loc = sc.localisation(gen, emb)
     assert 0 <= loc.captured <= 1 and 0 <= loc.localised <= 1
@@ -103,7 +103,7 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     assert list(approx.table.embedding) == ["exact (tol 1e-8)", "tol 0.01", "d' = 10"]
     approx.write()
     assert_writes_as(approx, _old_approximate_embeddings, "44_approximate_embeddings", tmp_path / "approx")
-    assert "relaxation learner" in approx.reading(loc, TINY.d)
+    assert "relaxation learner" in approx.reading(loc, TINY.d).render()
     sc.warm_up(gen, emb, 0)
     assert "bytes per further round" in sc.traced_prefix_check(gen, "smoke", 0)
     scl = sc.per_round(gen, emb, 0, verbose=False)
@@ -111,9 +111,11 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     assert set(scl.results.learner) >= {"WTA", "SSLGC"}
     scl.write()
     assert_writes_as(scl, _old_scaling, "44_scaling_online_learning", tmp_path / "scl")
-    assert (figures / "44_scaling_online_learning.csv").is_file() and "compiled round loop" in scl.reading()
+    assert (
+        figures / "44_scaling_online_learning.csv"
+    ).is_file() and "compiled round loop" in scl.reading().render()
     plt.close(sc.draw_scaling(scl))
-    text = sc.reading_summary(gen, emb, scl, None)
+    text = sc.reading_summary(gen, emb, scl, None).render()
     assert text.startswith("*Smoke profile") and "Skipped" in text
     mil = million_nodes(gen, emb, scl, 0)
     assert mil.embedding["d"] == 10 and mil.embedding["nodes"] == gen.graphs[1_200].n_nodes
