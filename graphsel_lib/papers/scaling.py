@@ -5,7 +5,7 @@ sampling variant (notebook 35) against the spectral learners GPA, OLLGC and MSG 
 block-model graphs (``gs.datasets.sbm``) of growing size and on Epinions. Here: the protocol (:func:`protocol`),
 the learners (:data:`PUSH`, :data:`TREE`, :data:`SPECTRAL`), one function per table or figure (:func:`generator`,
 :func:`embedding_cost`, :func:`localisation`, :func:`approximate_embeddings`, :func:`per_round`,
-:func:`distributed_sweep`) and the figures (:func:`draw_embedding_cost`, :func:`draw_scaling`). Every time is
+:func:`distributed_sweep`) and the figure (:func:`draw_scaling`). Every time is
 measured by the run; result objects write their tables (``.write()``) as ``figures/44_*`` and render their
 reading (Markdown).
 """
@@ -52,7 +52,6 @@ __all__ = [
     "Scaling",
     "approximate_embeddings",
     "distributed_sweep",
-    "draw_embedding_cost",
     "draw_scaling",
     "embed",
     "embedding_cost",
@@ -106,12 +105,13 @@ class Protocol(ProfileProtocol):
     rounds: int  #: R_max: each size plays its first min(rounds, n) rounds
     mem_rounds: int  #: memory is traced over the first min(mem_rounds, R) rounds of a pass
     epinions: bool  #: also time the relaxation learner on Epinions (75,877 nodes; local data only)
-    trend: tuple  #: extra sizes at which only the eigensolvers are timed
-    solver_max: dict  #: largest size at which each sparse eigensolver runs (shift-invert's LU fills in)
-    approx_n: int  #: size of the approximate-embedding study (Sec. 2c)
+    spectral_max: int  #: largest size embedded at rank d for the spectral learners (Sec. 2)
+    approx_n: int  #: size of the approximate-embedding study (Sec. 2c): one of the embedded sizes
     tols: tuple  #: looser LOBPCG tolerances tried there
-    fewer: tuple  #: and fewer eigenpairs d' < d
+    fewer: tuple  #: and fewer eigenpairs d' < d (the first d' of the exact embedding)
     d: int = 100  #: spectral features (plus a bias row of 1)
+    #: the block solver at approx_n (Sec. 2c loosens its tolerance): the library's choice above 2e4 nodes here
+    approx_solver: str = "lobpcg-chebyshev"
     top: int = 3  #: log-log slopes are fitted over the ``top`` largest sizes of each series
     flat: float = 0.1  #: a cost is flat in n when its fitted slope is below this in absolute value
     n_orders: int = 4  #: orders of the distributed sweep (Sec. 4)
@@ -120,11 +120,9 @@ class Protocol(ProfileProtocol):
 def protocol(profile: str = "full") -> Protocol:
     """The protocol of ``profile`` (``"full"``: 10^3 to 10^6 nodes, 10^5 rounds; ``"smoke"``: tiny)."""
     if is_smoke(profile):
-        return Protocol(profile, (500, 2_000), 300, 100, False, (1_000,),
-                        {"shift-invert": 2_000, "lobpcg-jacobi": 2_000, "lobpcg-chebyshev": 2_000}, 2_000, (1e-4, 1e-2), (10, 25))  # fmt: skip
-    return Protocol(profile, (1_000, 10_000, 100_000, 1_000_000), 100_000, 5_000, True, (2_000, 4_000),
-                    {"shift-invert": 10_000, "lobpcg-jacobi": 100_000, "lobpcg-chebyshev": 100_000}, 10_000, (1e-4, 1e-3, 1e-2, 1e-1),
-                    (10, 25, 50))  # fmt: skip
+        return Protocol(profile, (500, 2_000), 300, 100, False, 2_000, 2_000, (1e-2,), (10, 25))  # fmt: skip
+    return Protocol(profile, (1_000, 10_000, 100_000, 1_000_000), 100_000, 5_000, True, 10_000, 10_000,
+                    (1e-4, 1e-2, 1e-1), (10, 25, 50))  # fmt: skip
 
 
 def loglog_fit(x, t):
@@ -236,13 +234,15 @@ def _embedding_cost_written(table: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass
 class Embeddings(Result):
-    """Notebook 44 Sec. 2: the eigensolvers' cost (``44_embedding_cost``) and the learners' features."""
+    """Notebook 44 Sec. 2: the learners' embeddings, one timing each (``44_embedding_cost``), and their features.
+
+    The eigensolvers side by side and their time against n are measured by ``benchmarks/bench_spectral.py``.
+    """
 
     protocol: Protocol
     features: dict  #: n -> (M with its bias row, embedding seconds)
-    exact: dict  #: approx_n -> (the exact lobpcg-jacobi embedding, its seconds): Sec. 2c's baseline
-    trend: pd.DataFrame  #: per sparse solver: fitted slope over its largest sizes
-    #: one row per size and solver
+    exact: dict  #: approx_n -> (its embedding, its seconds): Sec. 2b and 2c's exact reference
+    #: one row per embedded size: its solver (the library's choice; ``approx_solver`` at ``approx_n``)
     table: pd.DataFrame = table_field(
         "embedding_cost", formats={"seconds": "%.2f", "peak MiB": "%.1f", "lambda_2": "%.6f", "sigma_d": "%.6f"},
         view=_embedding_cost_written, required=True,
@@ -264,133 +264,55 @@ class Embeddings(Result):
 
     def report(self) -> str:
         return (
-            _fmt(self.table, index=False) + "\n" + self.trend.to_string(float_format=lambda x: f"{x:,.3g}")
+            _fmt(self.table, index=False)
             + f"\nspectral learners at n = {self.spectral_sizes}; not embedded: {self.not_embedded}"
-        )  # fmt: skip
+        )
 
     def reading(self) -> Reading:
-        """Sec. 2's reading: the largest embedding, the fitted slopes, the extrapolation where not run."""
-        emb_df, trend, p = self.table, self.trend, self.protocol
-        big = emb_df[(emb_df.n == max(self.spectral_sizes)) & emb_df["used by the learners"]].iloc[0]
-        seconds = emb_df.pivot_table(index="n", columns="solver", values="seconds")
-        values = dict(nodes=big.nodes, solver=big.solver, seconds=big.seconds, peak=big["peak MiB"],
-                      residual=self.residuals[big.name], check=big.check,
-                      iterations=None if np.isnan(big.iterations) else int(big.iterations),
-                      trend=[texts.reading("embedding.trend", points=int(row.points), lo=int(row["from"]),
-                                           hi=int(row["to"]), solver=solver, slope=row.slope)
-                             for solver, row in trend.iterrows()])  # fmt: skip
-        claims = dict(has_iterations=not np.isnan(big.iterations), has_check=isinstance(big.check, str),
-                      si_vs_jacobi="shift-invert" in trend.index and "lobpcg-jacobi" in trend.index,
-                      side_by_side={"lobpcg-jacobi", "lobpcg-chebyshev"} <= set(seconds.columns), smoke=p.smoke)  # fmt: skip
-        if claims["si_vs_jacobi"]:
-            both = seconds.dropna(subset=["shift-invert", "lobpcg-jacobi"])
-            n_b = int(both.index.max())
-            si, lo = both.loc[n_b, "shift-invert"], both.loc[n_b, "lobpcg-jacobi"]
-            values.update(n_both=n_b, si=si, lo=lo, faster="shift-invert" if si < lo else "lobpcg-jacobi")
-        if claims["side_by_side"]:
-            both = seconds.dropna(subset=["lobpcg-jacobi", "lobpcg-chebyshev"])
-            values["pairs"] = [texts.reading("embedding.pair", n=n_, ch=ch, lo=lo, ratio=lo / ch)
-                               for n_, lo, ch in zip(both.index, both["lobpcg-jacobi"], both["lobpcg-chebyshev"],
-                                                     strict=True)]  # fmt: skip
-        fit = "lobpcg-chebyshev" if "lobpcg-chebyshev" in trend.index else "lobpcg-jacobi"
-        values["extrapolations"] = []
-        for n in self.not_embedded if fit in trend.index else []:
-            row = trend.loc[fit]
-            pred_s = row["largest s"] * 10 ** (row.slope * np.log10(n / row["to"]))
-            values["extrapolations"].append(texts.reading(
-                "embedding.extrapolation", dict(hours=bool(pred_s >= 3600)), n=n, solver=fit, seconds=pred_s,
-                hours_value=pred_s / 3600, minutes=pred_s / 60, gib=row["largest peak MiB"] * n / row["to"] / 1024,
-            ))  # fmt: skip
-        return texts.reading("embedding", claims, **values)
+        """Sec. 2's reading: each embedding the learners use, and the sizes left without one."""
+        t, residuals = self.table, self.residuals
+        rows = [texts.reading("embedding.row", dict(has_iterations=not np.isnan(r.iterations),
+                                                     has_check=isinstance(r.check, str)),
+                              nodes=r.nodes, solver=r.solver, seconds=r.seconds, peak=r["peak MiB"],
+                              residual=residuals[i], check=r.check,
+                              iterations=None if np.isnan(r.iterations) else int(r.iterations))
+                for i, (_, r) in enumerate(t.iterrows())]  # fmt: skip
+        return texts.reading(
+            "embedding", dict(not_embedded=bool(self.not_embedded)), d=self.protocol.d, rows=rows,
+            missing=self.not_embedded,
+        )  # fmt: skip
 
 
 def embedding_cost(gen: Generated, profile: str = "full", seed: int = 0, verbose: bool = True) -> Embeddings:
-    """Sec. 2: each sparse eigensolver (``cache=False``) at the learners' and the trend sizes up to its limit.
+    """Sec. 2: the library's own eigensolver (``method="auto"``, ``cache=False``) at each size up to
+    ``spectral_max``, ``approx_solver`` at ``approx_n``: the learners' features, timed once each (the eigenvectors
+    are in the canonical basis, the same to rounding whatever solver made them).
 
-    Asserted: the solvers agree on the spectrum where both ran, every relative residual is below 1e-6 (the
-    table writes it as ``< floor`` below its solver's :data:`RESIDUAL_FLOOR`) and the embedded sizes are the
-    smallest ones.
+    Asserted: every relative residual is below 1e-6 (the table writes it as ``< floor`` below its solver's
+    :data:`RESIDUAL_FLOOR`) and ``approx_n`` (Sec. 2b, 2c) is one of the embedded sizes.
     """
     p = protocol(profile)
+    if p.approx_n not in p.sizes or p.approx_n > p.spectral_max:
+        raise ValueError(f"approx_n = {p.approx_n} must be one of the sizes {p.sizes} up to spectral_max = "
+                         f"{p.spectral_max}: Sec. 2c reuses that embedding as its exact reference")  # fmt: skip
     rows, feats, exact = [], {}, {}
-    for n in sorted(set(p.sizes) | set(p.trend)):
-        if n > max(p.solver_max.values()):
-            continue
-        g = gen.graphs[n] if n in gen.graphs else generate(n, seed)[0]
-        done = set()
-        if n in p.sizes:  # the library's own choice, used by the learners
-            emb, r = embed(g, p.d, "auto", seed)
-            feats[n] = (gs.add_bias(emb.M, BIAS_B), r["seconds"])
-            rows.append({"n": n, "nodes": g.n_nodes, "solver": emb.method, "used by the learners": True, **r})
-            done.add(emb.method)
-            if n == p.approx_n and emb.method == "lobpcg-jacobi":
-                exact[n] = (emb, r["seconds"])
-            del emb
-        for solver, top in p.solver_max.items():
-            if solver in done or n > top or n < 1_000:
-                continue
-            emb, r = embed(g, p.d, solver, seed)
-            rows.append({"n": n, "nodes": g.n_nodes, "solver": solver, "used by the learners": False, **r})
-            if n == p.approx_n and solver == "lobpcg-jacobi":
-                exact[n] = (emb, r["seconds"])
-            del emb
+    for n in (n for n in p.sizes if n <= p.spectral_max):
+        g = gen.graphs[n]
+        emb, r = embed(g, p.d, p.approx_solver if n == p.approx_n else "auto", seed)
+        feats[n] = (gs.add_bias(emb.M, BIAS_B), r["seconds"])
+        rows.append({"n": n, "nodes": g.n_nodes, "solver": emb.method, **r})
+        if n == p.approx_n:
+            exact[n] = (emb, r["seconds"])
+        del emb
         if verbose:
-            print(f"n={n:>9,}: " + "; ".join(f"{r['solver']} {r['seconds']:.1f} s, peak {r['peak MiB']:.0f} MiB, "
-                                             f"residual {r['max rel. residual']:.1e}" for r in rows if r["n"] == n),
-                  flush=True)  # fmt: skip
+            print(f"n={n:>9,}: {rows[-1]['solver']} {r['seconds']:.1f} s, peak {r['peak MiB']:.0f} MiB, "
+                  f"residual {r['max rel. residual']:.1e}", flush=True)  # fmt: skip
     emb_df = pd.DataFrame(rows)
-    for n, grp in emb_df.groupby("n"):  # the solvers agree on the spectrum where both ran
-        assert np.ptp(grp["lambda_2"]) < 1e-6 and np.ptp(grp["sigma_d"]) < 1e-6, n
     assert (emb_df["max rel. residual"] < 1e-6).all()
-    trend = {}
-    for solver, grp in emb_df.groupby("solver", sort=False):
-        m = grp.tail(p.top)
-        if len(m) < 2 or solver == "dense":
-            continue
-        s, _ = loglog_fit(m["nodes"], m["seconds"])
-        trend[solver] = {"slope": s, "points": len(m), "from": int(m["n"].iloc[0]), "to": int(m["n"].iloc[-1]),
-                         "largest s": float(m["seconds"].iloc[-1]), "largest peak MiB": float(m["peak MiB"].iloc[-1])}  # fmt: skip
-    out = Embeddings(p, feats, exact, pd.DataFrame(trend).T, table=emb_df)
+    out = Embeddings(p, feats, exact, table=emb_df)
     sizes = out.spectral_sizes
     assert sizes and sizes == list(p.sizes[: len(sizes)])  # the embedded sizes are the smallest ones
     return out
-
-
-SOLVER_STYLE = {
-    "dense": (2, "s"),
-    "shift-invert": (0, "o"),
-    "lobpcg-jacobi": (3, "D"),
-    "lobpcg-chebyshev": (1, "^"),
-}  #: colour index, marker
-
-
-def draw_embedding_cost(e: Embeddings):
-    """Sec. 2's figure: solver seconds (fitted lines extended to the largest size) and traced peak memory."""
-    p, trend = e.protocol, e.trend
-    fig, axes = plotting.subplots(1, 2, size=(7.0, 3.6), squeeze=False)
-    ax, ax2 = axes[0]
-    x_max = float(max(p.sizes))
-    for solver, grp in e.table.groupby("solver", sort=False):
-        ci, mk = SOLVER_STYLE[solver]
-        col = plotting.COLOR_CYCLE[ci]
-        label = solver + (f", fitted slope {trend.loc[solver, 'slope']:.2f}" if solver in trend.index else "")
-        ax.plot(grp["nodes"], grp["seconds"], marker=mk, ls="none", color=col, label=label)
-        ax2.plot(grp["nodes"], grp["peak MiB"], marker=mk, ls="-", color=col)
-        if solver in trend.index:
-            top = grp.tail(p.top)
-            s, c = loglog_fit(top["nodes"], top["seconds"])
-            xs = np.geomspace(top["nodes"].iloc[0], x_max, 50)
-            ax.plot(xs, 10 ** (c + s * np.log10(xs)), color=col, ls="--", lw=1)
-    ax.plot([], [], color="0.4", ls="--", lw=1,
-            label=f"fitted over the {p.top} largest sizes, extended to n = {x_max:,.0f}")  # fmt: skip
-    ax.set(xscale="log", yscale="log", xlabel="nodes n", ylabel=f"seconds for d = {p.d} eigenpairs",
-           title="time (one BLAS thread)")  # fmt: skip
-    ax2.set(xscale="log", yscale="log", xlabel="nodes n", ylabel="traced peak memory, MiB",
-            title="memory (numpy arrays; not SuperLU's factor)")  # fmt: skip
-    for a in (ax, ax2):
-        a.xaxis.set_minor_formatter(NullFormatter())
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7)
-    return fig
 
 
 @dataclass
@@ -470,7 +392,7 @@ class Approximations(Result):
         tols = [texts.reading("approximate.tol", tol=r.embedding[4:], residual=r["max rel. residual"],
                               share=r["time share"], ollgc=r["OLLGC error change"], msg=r["MSG error change"])
                 for _, r in by_tol.iterrows()]  # fmt: skip
-        fewer_items = [texts.reading("approximate.fewer", embedding=r.embedding, share=r["time share"],
+        fewer_items = [texts.reading("approximate.fewer", embedding=r.embedding,
                                      ollgc=r["OLLGC error change"], msg=r["MSG error change"])
                        for _, r in fewer.iterrows()]  # fmt: skip
         claims = dict(
@@ -500,7 +422,7 @@ def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Ap
     V_exact = emb_exact.eigenvectors
     passes = {"OLLGC": SPECTRAL["OLLGC"], "MSG": SPECTRAL["MSG"]}
 
-    def variant(name, e, sec, d_):
+    def variant(name, e, sec, d_):  # sec: NaN for a truncation (no solve)
         lam, V = e.eigenvalues, e.eigenvectors
         rel = float(np.max(np.linalg.norm(L_a @ V - V * lam, axis=0) / lam))
         s = np.linalg.svd(V.T @ V_exact[:, :d_], compute_uv=False)
@@ -512,12 +434,10 @@ def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Ap
     rows = [variant("exact (tol 1e-8)", emb_exact, exact_s, p.d)]
     for tol in p.tols:
         t = time.perf_counter()
-        e = gs.spectral_embedding(g.adjacency, p.d, method="lobpcg-jacobi", tol=tol, cache=False, seed=seed)
+        e = gs.spectral_embedding(g.adjacency, p.d, method=p.approx_solver, tol=tol, cache=False, seed=seed)
         rows.append(variant(f"tol {tol:g}", e, time.perf_counter() - t, p.d))
-    for d_ in p.fewer:
-        t = time.perf_counter()
-        e = gs.spectral_embedding(g.adjacency, d_, method="lobpcg-jacobi", cache=False, seed=seed)
-        rows.append(variant(f"d' = {d_}", e, time.perf_counter() - t, d_))
+    for d_ in p.fewer:  # the d' smallest pairs are the first d' of the exact d: no solve
+        rows.append(variant(f"d' = {d_}", emb_exact.truncate(d_), np.nan, d_))
     relax_error = gs.online.run(PUSH["Relaxation (push)"](g.adjacency, g.n_nodes), gs.online.node_ids(g.n_nodes),
                                 g.labels, seed=seed).error_rate  # fmt: skip
     approx = pd.DataFrame(rows)
@@ -839,7 +759,7 @@ def distributed_sweep(gen: Generated, emb: Embeddings, seed: int = 0, verbose: b
 
 def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None) -> Reading:
     """Sec. 5, rendered from the tables of the run."""
-    p, results, slopes, trend = sc.protocol, sc.results, sc.slopes, emb.trend
+    p, results, slopes = sc.protocol, sc.results, sc.slopes
     gp = results[results.kind == "push"]
     push_max = gp[gp.nodes == gp.nodes.max()]
     largest = max(emb.spectral_sizes)
@@ -871,7 +791,7 @@ def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None
                     for _, x in spec_max.iterrows()],
         push_at_ms=1e3 * push_at, embedding_s=spec_max["embedding s"].iloc[0], embedding_share=emb_share.min(),
         spec_rounds=int(spec_max["rounds"].iloc[0]),
-        solver_slopes=[r("summary.slope", slope=trend.loc[s_, "slope"], solver=s_) for s_ in trend.index],
+        d=p.d,
         missing=emb.not_embedded,
         relax_errors=[r("summary.error", error=x.error, nodes=x.nodes, seen=x["share of nodes seen"])
                       for _, x in full.iterrows()],

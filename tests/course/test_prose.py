@@ -12,6 +12,7 @@ from graphsel_lib.papers import (
     beyond_texts,
     fastonl,
     scaling,
+    scaling_million,
     scaling_texts,
     transductive_peers,
     yang2016,
@@ -140,7 +141,7 @@ def test_scaling_readings_assemble_no_prose():
     """Notebook 44: the reading methods of scaling compute values, not words."""
     sc = scaling
     converted = [sc.Embeddings.reading, sc.Approximations.reading, sc.Scaling.reading, sc._flat_or_grows,
-                 sc.reading_summary]  # fmt: skip
+                 sc.reading_summary, scaling_million.Million.reading]  # fmt: skip
     found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
     with pytest.raises(KeyError, match="no notebook 44 reading 'nope'"):
