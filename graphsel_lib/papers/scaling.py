@@ -5,7 +5,7 @@ sampling variant (notebook 35) against the spectral learners GPA, OLLGC and MSG 
 block-model graphs (``gs.datasets.sbm``) of growing size and on Epinions. Here: the protocol (:func:`protocol`),
 the learners (:data:`PUSH`, :data:`TREE`, :data:`SPECTRAL`), one function per table or figure (:func:`generator`,
 :func:`embedding_cost`, :func:`localisation`, :func:`approximate_embeddings`, :func:`per_round`,
-:func:`distributed_sweep`) and the figures (:func:`draw_embedding_cost`, :func:`draw_scaling`). Every time is
+:func:`distributed_sweep`) and the figure (:func:`draw_scaling`). Every time is
 measured by the run; result objects write their tables (``.write()``) as ``figures/44_*`` and render their
 reading (Markdown).
 """
@@ -29,6 +29,8 @@ from matplotlib.ticker import NullFormatter
 
 import graphsel_lib as gs
 from graphsel_lib.collection import plotting, tables
+from graphsel_lib.course.prose import Reading
+from graphsel_lib.papers import scaling_texts as texts
 from graphsel_lib.papers.common import ProfileProtocol, Result, is_smoke, table_field
 
 try:
@@ -50,7 +52,6 @@ __all__ = [
     "Scaling",
     "approximate_embeddings",
     "distributed_sweep",
-    "draw_embedding_cost",
     "draw_scaling",
     "embed",
     "embedding_cost",
@@ -104,12 +105,14 @@ class Protocol(ProfileProtocol):
     rounds: int  #: R_max: each size plays its first min(rounds, n) rounds
     mem_rounds: int  #: memory is traced over the first min(mem_rounds, R) rounds of a pass
     epinions: bool  #: also time the relaxation learner on Epinions (75,877 nodes; local data only)
-    trend: tuple  #: extra sizes at which only the eigensolvers are timed
-    solver_max: dict  #: largest size at which each sparse eigensolver runs (shift-invert's LU fills in)
-    approx_n: int  #: size of the approximate-embedding study (Sec. 2c)
+    spectral_max: int  #: largest size embedded at rank d for the spectral learners (Sec. 2)
+    approx_n: int  #: size of the approximate-embedding study (Sec. 2c): one of the embedded sizes
     tols: tuple  #: looser LOBPCG tolerances tried there
-    fewer: tuple  #: and fewer eigenpairs d' < d
+    fewer: tuple  #: and fewer eigenpairs d' < d (the first d' of the exact embedding)
     d: int = 100  #: spectral features (plus a bias row of 1)
+    #: the block solver at approx_n, whose tolerance Sec. 2c loosens (Jacobi-preconditioned: at loose tolerances
+    #: it was the cheaper of the two block solvers at 10^4 nodes, timed back to back on 2026-11-29)
+    approx_solver: str = "lobpcg-jacobi"
     top: int = 3  #: log-log slopes are fitted over the ``top`` largest sizes of each series
     flat: float = 0.1  #: a cost is flat in n when its fitted slope is below this in absolute value
     n_orders: int = 4  #: orders of the distributed sweep (Sec. 4)
@@ -118,11 +121,9 @@ class Protocol(ProfileProtocol):
 def protocol(profile: str = "full") -> Protocol:
     """The protocol of ``profile`` (``"full"``: 10^3 to 10^6 nodes, 10^5 rounds; ``"smoke"``: tiny)."""
     if is_smoke(profile):
-        return Protocol(profile, (500, 2_000), 300, 100, False, (1_000,),
-                        {"shift-invert": 2_000, "lobpcg-jacobi": 2_000, "lobpcg-chebyshev": 2_000}, 2_000, (1e-4, 1e-2), (10, 25))  # fmt: skip
-    return Protocol(profile, (1_000, 10_000, 100_000, 1_000_000), 100_000, 5_000, True, (2_000, 4_000),
-                    {"shift-invert": 10_000, "lobpcg-jacobi": 100_000, "lobpcg-chebyshev": 100_000}, 10_000, (1e-4, 1e-3, 1e-2, 1e-1),
-                    (10, 25, 50))  # fmt: skip
+        return Protocol(profile, (500, 2_000), 300, 100, False, 2_000, 2_000, (1e-2,), (10, 25))  # fmt: skip
+    return Protocol(profile, (1_000, 10_000, 100_000, 1_000_000), 100_000, 5_000, True, 10_000, 10_000,
+                    (1e-2, 1e-1), (10, 25, 50))  # fmt: skip
 
 
 def loglog_fit(x, t):
@@ -234,13 +235,15 @@ def _embedding_cost_written(table: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass
 class Embeddings(Result):
-    """Notebook 44 Sec. 2: the eigensolvers' cost (``44_embedding_cost``) and the learners' features."""
+    """Notebook 44 Sec. 2: the learners' embeddings, one timing each (``44_embedding_cost``), and their features.
+
+    The eigensolvers side by side and their time against n are measured by ``benchmarks/bench_spectral.py``.
+    """
 
     protocol: Protocol
     features: dict  #: n -> (M with its bias row, embedding seconds)
-    exact: dict  #: approx_n -> (the exact lobpcg-jacobi embedding, its seconds): Sec. 2c's baseline
-    trend: pd.DataFrame  #: per sparse solver: fitted slope over its largest sizes
-    #: one row per size and solver
+    exact: dict  #: approx_n -> (its embedding, its seconds): Sec. 2b and 2c's exact reference
+    #: one row per embedded size: its solver (the library's choice; ``approx_solver`` at ``approx_n``)
     table: pd.DataFrame = table_field(
         "embedding_cost", formats={"seconds": "%.2f", "peak MiB": "%.1f", "lambda_2": "%.6f", "sigma_d": "%.6f"},
         view=_embedding_cost_written, required=True,
@@ -262,151 +265,55 @@ class Embeddings(Result):
 
     def report(self) -> str:
         return (
-            _fmt(self.table, index=False) + "\n" + self.trend.to_string(float_format=lambda x: f"{x:,.3g}")
+            _fmt(self.table, index=False)
             + f"\nspectral learners at n = {self.spectral_sizes}; not embedded: {self.not_embedded}"
-        )  # fmt: skip
+        )
 
-    def reading(self) -> str:
-        """Sec. 2's reading: the largest embedding, the fitted slopes, the extrapolation where not run."""
-        emb_df, trend, p = self.table, self.trend, self.protocol
-        big = emb_df[(emb_df.n == max(self.spectral_sizes)) & emb_df["used by the learners"]].iloc[0]
-        lines = [
-            f"**Reading.** The largest graph embedded has n = {big.nodes:,} nodes: {big.solver} took "
-            f"{big.seconds:.1f} s ({'' if np.isnan(big.iterations) else f'{int(big.iterations)} iterations, '}"
-            f"traced peak {big['peak MiB']:,.0f} MiB, largest relative residual {self.residuals[big.name]}"
-            + (f"; check of missed eigenvalues: {big.check}" if isinstance(big.check, str) else "") + ")."
-        ]  # fmt: skip
-        for solver, row in trend.iterrows():
-            lines.append(
-                f"Over its {int(row.points)} largest sizes ({int(row['from']):,} to {int(row['to']):,} nodes) "
-                f"{solver}'s time grows with slope {row.slope:.2f} on log–log axes."
-            )
-        if "shift-invert" in trend.index and "lobpcg-jacobi" in trend.index:
-            both = emb_df.pivot_table(index="n", columns="solver", values="seconds").dropna(
-                subset=["shift-invert", "lobpcg-jacobi"]
-            )
-            n_b = int(both.index.max())
-            si, lo = both.loc[n_b, "shift-invert"], both.loc[n_b, "lobpcg-jacobi"]
-            faster = "shift-invert" if si < lo else "lobpcg-jacobi"
-            lines.append(
-                f"At n = {n_b:,}, the largest size where both ran, shift-invert took {si:.1f} s and "
-                f"lobpcg-jacobi {lo:.1f} s ({faster} faster); below $2\\cdot 10^4$ nodes both "
-                "include the inertia count, an LU of its own."
-            )
-        both = emb_df.pivot_table(index="n", columns="solver", values="seconds")
-        if {"lobpcg-jacobi", "lobpcg-chebyshev"} <= set(both.columns):
-            both = both.dropna(subset=["lobpcg-jacobi", "lobpcg-chebyshev"])
-            lines.append(
-                "lobpcg-chebyshev against lobpcg-jacobi, side by side (time ratio jacobi / chebyshev): "
-                + "; ".join(f"n = {n_:,}: {ch:.1f} s against {lo:.1f} s (ratio {lo / ch:.2f})"
-                            for n_, lo, ch in zip(both.index, both["lobpcg-jacobi"], both["lobpcg-chebyshev"], strict=True))
-                + " (the same λ_2 and σ_d to 1e-6: asserted)."
-            )  # fmt: skip
-        fit = "lobpcg-chebyshev" if "lobpcg-chebyshev" in trend.index else "lobpcg-jacobi"
-        for n in self.not_embedded:
-            if fit in trend.index:
-                row = trend.loc[fit]
-                pred_s = row["largest s"] * 10 ** (row.slope * np.log10(n / row["to"]))
-                pred_mem = row["largest peak MiB"] * n / row["to"]
-                lines.append(
-                    f"At n = {n:,} {fit} is not run: the fitted line predicts about {pred_s:,.0f} s"
-                    + (f" ({pred_s / 3600:.1f} h)" if pred_s >= 3600 else f" ({pred_s / 60:.0f} min)")
-                    + f" on one core, and memory, linear in n, about {pred_mem / 1024:.1f} GiB (an extrapolation, "
-                    "not a measurement)."
-                )
-        if p.smoke:
-            lines.append("*Smoke profile: sizes of a few thousand nodes at most; these slopes are not meaningful, "
-                         "the full profile's are.*")  # fmt: skip
-        return "\n\n".join(lines)
+    def reading(self) -> Reading:
+        """Sec. 2's reading: each embedding the learners use, and the sizes left without one."""
+        t, residuals = self.table, self.residuals
+        rows = [texts.reading("embedding.row", dict(has_iterations=not np.isnan(r.iterations),
+                                                     has_check=isinstance(r.check, str)),
+                              nodes=r.nodes, solver=r.solver, seconds=r.seconds, peak=r["peak MiB"],
+                              residual=residuals[i], check=r.check,
+                              iterations=None if np.isnan(r.iterations) else int(r.iterations))
+                for i, (_, r) in enumerate(t.iterrows())]  # fmt: skip
+        return texts.reading(
+            "embedding", dict(not_embedded=bool(self.not_embedded)), d=self.protocol.d, rows=rows,
+            missing=self.not_embedded,
+        )  # fmt: skip
 
 
 def embedding_cost(gen: Generated, profile: str = "full", seed: int = 0, verbose: bool = True) -> Embeddings:
-    """Sec. 2: each sparse eigensolver (``cache=False``) at the learners' and the trend sizes up to its limit.
+    """Sec. 2: the library's own eigensolver (``method="auto"``, ``cache=False``) at each size up to
+    ``spectral_max``, ``approx_solver`` at ``approx_n``: the learners' features, timed once each (the eigenvectors
+    are in the canonical basis, the same to rounding whatever solver made them).
 
-    Asserted: the solvers agree on the spectrum where both ran, every relative residual is below 1e-6 (the
-    table writes it as ``< floor`` below its solver's :data:`RESIDUAL_FLOOR`) and the embedded sizes are the
-    smallest ones.
+    Asserted: every relative residual is below 1e-6 (the table writes it as ``< floor`` below its solver's
+    :data:`RESIDUAL_FLOOR`) and ``approx_n`` (Sec. 2b, 2c) is one of the embedded sizes.
     """
     p = protocol(profile)
+    if p.approx_n not in p.sizes or p.approx_n > p.spectral_max:
+        raise ValueError(f"approx_n = {p.approx_n} must be one of the sizes {p.sizes} up to spectral_max = "
+                         f"{p.spectral_max}: Sec. 2c reuses that embedding as its exact reference")  # fmt: skip
     rows, feats, exact = [], {}, {}
-    for n in sorted(set(p.sizes) | set(p.trend)):
-        if n > max(p.solver_max.values()):
-            continue
-        g = gen.graphs[n] if n in gen.graphs else generate(n, seed)[0]
-        done = set()
-        if n in p.sizes:  # the library's own choice, used by the learners
-            emb, r = embed(g, p.d, "auto", seed)
-            feats[n] = (gs.add_bias(emb.M, BIAS_B), r["seconds"])
-            rows.append({"n": n, "nodes": g.n_nodes, "solver": emb.method, "used by the learners": True, **r})
-            done.add(emb.method)
-            if n == p.approx_n and emb.method == "lobpcg-jacobi":
-                exact[n] = (emb, r["seconds"])
-            del emb
-        for solver, top in p.solver_max.items():
-            if solver in done or n > top or n < 1_000:
-                continue
-            emb, r = embed(g, p.d, solver, seed)
-            rows.append({"n": n, "nodes": g.n_nodes, "solver": solver, "used by the learners": False, **r})
-            if n == p.approx_n and solver == "lobpcg-jacobi":
-                exact[n] = (emb, r["seconds"])
-            del emb
+    for n in (n for n in p.sizes if n <= p.spectral_max):
+        g = gen.graphs[n]
+        emb, r = embed(g, p.d, p.approx_solver if n == p.approx_n else "auto", seed)
+        feats[n] = (gs.add_bias(emb.M, BIAS_B), r["seconds"])
+        rows.append({"n": n, "nodes": g.n_nodes, "solver": emb.method, **r})
+        if n == p.approx_n:
+            exact[n] = (emb, r["seconds"])
+        del emb
         if verbose:
-            print(f"n={n:>9,}: " + "; ".join(f"{r['solver']} {r['seconds']:.1f} s, peak {r['peak MiB']:.0f} MiB, "
-                                             f"residual {r['max rel. residual']:.1e}" for r in rows if r["n"] == n),
-                  flush=True)  # fmt: skip
+            print(f"n={n:>9,}: {rows[-1]['solver']} {r['seconds']:.1f} s, peak {r['peak MiB']:.0f} MiB, "
+                  f"residual {r['max rel. residual']:.1e}", flush=True)  # fmt: skip
     emb_df = pd.DataFrame(rows)
-    for n, grp in emb_df.groupby("n"):  # the solvers agree on the spectrum where both ran
-        assert np.ptp(grp["lambda_2"]) < 1e-6 and np.ptp(grp["sigma_d"]) < 1e-6, n
     assert (emb_df["max rel. residual"] < 1e-6).all()
-    trend = {}
-    for solver, grp in emb_df.groupby("solver", sort=False):
-        m = grp.tail(p.top)
-        if len(m) < 2 or solver == "dense":
-            continue
-        s, _ = loglog_fit(m["nodes"], m["seconds"])
-        trend[solver] = {"slope": s, "points": len(m), "from": int(m["n"].iloc[0]), "to": int(m["n"].iloc[-1]),
-                         "largest s": float(m["seconds"].iloc[-1]), "largest peak MiB": float(m["peak MiB"].iloc[-1])}  # fmt: skip
-    out = Embeddings(p, feats, exact, pd.DataFrame(trend).T, table=emb_df)
+    out = Embeddings(p, feats, exact, table=emb_df)
     sizes = out.spectral_sizes
     assert sizes and sizes == list(p.sizes[: len(sizes)])  # the embedded sizes are the smallest ones
     return out
-
-
-SOLVER_STYLE = {
-    "dense": (2, "s"),
-    "shift-invert": (0, "o"),
-    "lobpcg-jacobi": (3, "D"),
-    "lobpcg-chebyshev": (1, "^"),
-}  #: colour index, marker
-
-
-def draw_embedding_cost(e: Embeddings):
-    """Sec. 2's figure: solver seconds (fitted lines extended to the largest size) and traced peak memory."""
-    p, trend = e.protocol, e.trend
-    fig, axes = plotting.subplots(1, 2, size=(7.0, 3.6), squeeze=False)
-    ax, ax2 = axes[0]
-    x_max = float(max(p.sizes))
-    for solver, grp in e.table.groupby("solver", sort=False):
-        ci, mk = SOLVER_STYLE[solver]
-        col = plotting.COLOR_CYCLE[ci]
-        label = solver + (f", fitted slope {trend.loc[solver, 'slope']:.2f}" if solver in trend.index else "")
-        ax.plot(grp["nodes"], grp["seconds"], marker=mk, ls="none", color=col, label=label)
-        ax2.plot(grp["nodes"], grp["peak MiB"], marker=mk, ls="-", color=col)
-        if solver in trend.index:
-            top = grp.tail(p.top)
-            s, c = loglog_fit(top["nodes"], top["seconds"])
-            xs = np.geomspace(top["nodes"].iloc[0], x_max, 50)
-            ax.plot(xs, 10 ** (c + s * np.log10(xs)), color=col, ls="--", lw=1)
-    ax.plot([], [], color="0.4", ls="--", lw=1,
-            label=f"fitted over the {p.top} largest sizes, extended to n = {x_max:,.0f}")  # fmt: skip
-    ax.set(xscale="log", yscale="log", xlabel="nodes n", ylabel=f"seconds for d = {p.d} eigenpairs",
-           title="time (one BLAS thread)")  # fmt: skip
-    ax2.set(xscale="log", yscale="log", xlabel="nodes n", ylabel="traced peak memory, MiB",
-            title="memory (numpy arrays; not SuperLU's factor)")  # fmt: skip
-    for a in (ax, ax2):
-        a.xaxis.set_minor_formatter(NullFormatter())
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=7)
-    return fig
 
 
 @dataclass
@@ -475,35 +382,35 @@ class Approximations(Result):
             + f"\nrelaxation learner (push), same pass: error {self.relax_error:.4f}"
         )
 
-    def reading(self, loc: Localisation, d: int = 100) -> str:
+    def reading(self, loc: Localisation, d: int = 100) -> Reading:
+        """Sec. 2c's reading: what each looser tolerance and each smaller rank costs the learners."""
         approx = self.table
         by_tol = approx[approx.embedding.str.startswith("tol")]
         worst = by_tol[["OLLGC error change", "MSG error change"]].abs().max(axis=1)
         fine = by_tol[worst <= 0.005]
         loose = fine["max rel. residual"].max() if len(fine) else np.nan
         fewer = approx[approx.embedding.str.startswith("d'")]
-        best_spectral = approx[["OLLGC", "MSG"]].iloc[0].min()
-
-        def change(r):
-            return f"{r['OLLGC error change']:+.4f} (OLLGC) and {r['MSG error change']:+.4f} (MSG)"
-
-        lines = [
-            "**Reading.** " + "; ".join(
-                f"tol {r.embedding[4:]}: residual {r['max rel. residual']:.0e}, {r['time share']:.0%} of the exact "
-                f"solver's time, error change {change(r)}" for _, r in by_tol.iterrows()) + ".",
-            (f"Here an embedding whose largest relative residual is at most {loose:.0e} moved neither learner's error "
-             "by more than 0.005." if np.isfinite(loose)
-             else "No looser tolerance kept both errors within 0.005 of the exact ones.")
-            + " Fewer pairs: " + "; ".join(f"{r.embedding} ({r['time share']:.0%} of the time) changes the errors by "
-                                           f"{change(r)}" for _, r in fewer.iterrows()) + ".",
-            f"The relaxation learner, which needs no embedding, errs {self.relax_error:.4f} on the same pass, against "
-            f"{best_spectral:.4f} for the better spectral learner on the exact embedding. "
-            f"{loc.localised:.0%} of the {d} eigenvectors live on five nodes or fewer and their span holds "
-            f"{loc.captured:.0%} of the class structure (section 2b)"
-            + (": on this heavy-tailed graph the smallest eigenpairs of $L = D - S$ describe its low-degree nodes "
-               "more than its blocks." if loc.localised > 0.5 and loc.captured < 0.5 else "."),
-        ]  # fmt: skip
-        return "\n\n".join(lines)
+        tols = [texts.reading("approximate.tol", tol=r.embedding[4:], residual=r["max rel. residual"],
+                              share=r["time share"], ollgc=r["OLLGC error change"], msg=r["MSG error change"])
+                for _, r in by_tol.iterrows()]  # fmt: skip
+        fewer_items = [texts.reading("approximate.fewer", embedding=r.embedding,
+                                     ollgc=r["OLLGC error change"], msg=r["MSG error change"])
+                       for _, r in fewer.iterrows()]  # fmt: skip
+        claims = dict(
+            fine=bool(np.isfinite(loose)), nodes_not_blocks=loc.localised > 0.5 and loc.captured < 0.5
+        )
+        return texts.reading(
+            "approximate",
+            claims,
+            tols=tols,
+            loose=loose,
+            fewer=fewer_items,
+            relax_error=self.relax_error,
+            best_spectral=approx[["OLLGC", "MSG"]].iloc[0].min(),
+            localised=loc.localised,
+            d=d,
+            captured=loc.captured,
+        )
 
 
 def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Approximations:
@@ -516,7 +423,7 @@ def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Ap
     V_exact = emb_exact.eigenvectors
     passes = {"OLLGC": SPECTRAL["OLLGC"], "MSG": SPECTRAL["MSG"]}
 
-    def variant(name, e, sec, d_):
+    def variant(name, e, sec, d_):  # sec: NaN for a truncation (no solve)
         lam, V = e.eigenvalues, e.eigenvectors
         rel = float(np.max(np.linalg.norm(L_a @ V - V * lam, axis=0) / lam))
         s = np.linalg.svd(V.T @ V_exact[:, :d_], compute_uv=False)
@@ -528,12 +435,10 @@ def approximate_embeddings(gen: Generated, emb: Embeddings, seed: int = 0) -> Ap
     rows = [variant("exact (tol 1e-8)", emb_exact, exact_s, p.d)]
     for tol in p.tols:
         t = time.perf_counter()
-        e = gs.spectral_embedding(g.adjacency, p.d, method="lobpcg-jacobi", tol=tol, cache=False, seed=seed)
+        e = gs.spectral_embedding(g.adjacency, p.d, method=p.approx_solver, tol=tol, cache=False, seed=seed)
         rows.append(variant(f"tol {tol:g}", e, time.perf_counter() - t, p.d))
-    for d_ in p.fewer:
-        t = time.perf_counter()
-        e = gs.spectral_embedding(g.adjacency, d_, method="lobpcg-jacobi", cache=False, seed=seed)
-        rows.append(variant(f"d' = {d_}", e, time.perf_counter() - t, d_))
+    for d_ in p.fewer:  # the d' smallest pairs are the first d' of the exact d: no solve
+        rows.append(variant(f"d' = {d_}", emb_exact.truncate(d_), np.nan, d_))
     relax_error = gs.online.run(PUSH["Relaxation (push)"](g.adjacency, g.n_nodes), gs.online.node_ids(g.n_nodes),
                                 g.labels, seed=seed).error_rate  # fmt: skip
     approx = pd.DataFrame(rows)
@@ -642,55 +547,48 @@ class Scaling(Result):
         return (_fmt(self.table.drop(columns=["edges", "generator s"]), index=False) + "\n"
                 + self.slopes.to_string(float_format=lambda x: f"{x:.3f}"))  # fmt: skip
 
-    def reading(self) -> str:
+    def reading(self) -> Reading:
         """Sec. 3's reading: cost per round and its slope per learner; the compiled loop; Epinions."""
         results, slopes, p = self.results, self.slopes, self.protocol
-        lines = []
+        graph_learners, spectral = [], []
         for name in {**PUSH, **TREE}:
             grp, sl = results[results.learner == name], slopes.loc[name]
-            lines.append(
-                f"* **{name}**: {1e3 * grp['s per round'].iloc[0]:.3f} ms per round at n = {grp['nodes'].iloc[0]:,}, "
-                f"{1e3 * grp['s per round'].iloc[-1]:.3f} ms at n = {grp['nodes'].iloc[-1]:,} "
-                f"(×{sl['ratio largest/smallest']:.2f}); over the {int(sl['points'])} largest sizes the cost per round "
-                f"is {_flat_or_grows(sl['slope s/round'], p.flat)}, its traced peak memory grows with slope "
-                f"{sl['slope peak memory']:.2f} (to {grp['peak MiB'].iloc[-1]:,.0f} MiB: the per-node arrays of the "
-                + ("learner and of the push)." if name in PUSH else "learner: its spanning tree and line).")
-            )  # fmt: skip
+            graph_learners.append(texts.reading(
+                "scaling.graph_learner", dict(push=name in PUSH), name=name,
+                first_ms=1e3 * grp["s per round"].iloc[0], first_n=grp["nodes"].iloc[0],
+                last_ms=1e3 * grp["s per round"].iloc[-1], last_n=grp["nodes"].iloc[-1],
+                ratio=sl["ratio largest/smallest"], points=int(sl["points"]),
+                trend=_flat_or_grows(sl["slope s/round"], p.flat), memory_slope=sl["slope peak memory"],
+                peak=grp["peak MiB"].iloc[-1],
+            ))  # fmt: skip
         for name in SPECTRAL:
             grp, sl = results[results.learner == name], slopes.loc[name]
-            lines.append(
-                f"* **{name}** (d = {p.d} + bias): {1e3 * grp['s per round'].iloc[-1]:.3f} ms per round at "
-                f"n = {grp['nodes'].iloc[-1]:,}, {_flat_or_grows(sl['slope s/round'], p.flat)} over "
-                f"{int(sl['points'])} sizes; with the embedding spread over its {int(grp['rounds'].iloc[-1]):,} "
-                f"rounds, {1e3 * grp['s per round incl. embedding'].iloc[-1]:.2f} ms per round "
-                f"(slope {sl['slope incl. embedding']:.2f})."
-            )
+            spectral.append(texts.reading(
+                "scaling.spectral", name=name, d=p.d, last_ms=1e3 * grp["s per round"].iloc[-1],
+                last_n=grp["nodes"].iloc[-1], trend=_flat_or_grows(sl["slope s/round"], p.flat),
+                points=int(sl["points"]), rounds=int(grp["rounds"].iloc[-1]),
+                incl_ms=1e3 * grp["s per round incl. embedding"].iloc[-1], incl_slope=sl["slope incl. embedding"],
+            ))  # fmt: skip
         py, cp = results[results.learner == "OLLGC, Python rounds"], results[results.learner == "OLLGC"]
         assert np.array_equal(
             py["error"].to_numpy(), cp["error"].to_numpy()
         )  # the same learner, the same mistakes
-        lines.append(
-            "* **The compiled round loop**: played round by round from Python, one-vs-rest OLLGC takes "
-            + ", ".join(f"{a / c:.1f} times the compiled loop's time per round (n = {n:,})"
-                        for n, a, c in zip(cp["nodes"], py["s per round"], cp["s per round"], strict=True))
-            + ", with the same error at every size."
-        )  # fmt: skip
+        compiled = [texts.reading("scaling.compiled", ratio=a / c, n=n)
+                    for n, a, c in zip(cp["nodes"], py["s per round"], cp["s per round"], strict=True)]  # fmt: skip
+        values = dict(graph_learners=graph_learners, spectral=spectral, compiled=compiled)
         if len(self.real):
             r = self.real.iloc[0]
             same = results[results.learner == r.learner]
             near = same.iloc[int(np.argmin(np.abs(np.log(same["nodes"] / r.nodes))))]
-            lines.append(
-                f"* **Epinions** ({r.nodes:,} nodes, {r.edges:,} edges): {r.learner} costs "
-                f"{1e3 * r['s per round']:.3f} ms per round over {int(r.rounds):,} rounds (traced peak "
-                f"{r['peak MiB']:,.0f} MiB), against {1e3 * near['s per round']:.3f} ms on the generated graph of "
-                f"{near.nodes:,} nodes."
-            )
-        return "\n".join(lines)
+            values.update(nodes=r.nodes, edges=r.edges, learner=r.learner, ms=1e3 * r["s per round"],
+                          rounds=int(r.rounds), peak=r["peak MiB"], near_ms=1e3 * near["s per round"],
+                          near_nodes=near.nodes)  # fmt: skip
+        return texts.reading("scaling", dict(has_real=bool(len(self.real))), **values)
 
 
-def _flat_or_grows(s, flat):
-    return (f"flat (slope {s:.2f}, below {flat} in absolute value)" if abs(s) < flat
-            else f"growing like $n^{{{s:.2f}}}$" if s > 0 else f"falling (slope {s:.2f})")  # fmt: skip
+def _flat_or_grows(s, flat) -> Reading:
+    """A cost's trend in n from its log-log slope ``s``: flat below ``flat`` in absolute value."""
+    return texts.reading("trend", dict(flat=bool(abs(s) < flat), grows=bool(s > 0)), slope=s, limit=flat)
 
 
 def per_round(gen: Generated, emb: Embeddings, seed: int = 0, verbose: bool = True) -> Scaling:
@@ -860,9 +758,9 @@ def distributed_sweep(gen: Generated, emb: Embeddings, seed: int = 0, verbose: b
 # =========================================================================== Sec. 5: what the numbers say
 
 
-def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None) -> str:
+def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None) -> Reading:
     """Sec. 5, rendered from the tables of the run."""
-    p, results, slopes, trend = sc.protocol, sc.results, sc.slopes, emb.trend
+    p, results, slopes = sc.protocol, sc.results, sc.slopes
     gp = results[results.kind == "push"]
     push_max = gp[gp.nodes == gp.nodes.max()]
     largest = max(emb.spectral_sizes)
@@ -872,59 +770,36 @@ def reading_summary(gen: Generated, emb: Embeddings, sc: Scaling, dask_info=None
     full = results[results.learner == "Relaxation (push)"].set_index("n")
     emb_share = spec_max["embedding s"] / (spec_max["embedding s"] + spec_max["pass s"])
     push_at = gp.loc[gp.n == largest, "s per round"].min()
-    head = ("*Smoke profile: graphs of a few thousand nodes and a few hundred rounds; the sentences follow the "
-            "numbers of this run, which say little about scale.*\n\n" if p.smoke else "")  # fmt: skip
-    lines = [
-        "## 5. What the numbers say",
-        "",
-        ("* **The push learners scale with the rounds, not the graph.** " if (ms_push.abs() < p.flat).all()
-         else "* **The push learners' cost per round.** ")
-        + f"From n = {gp.nodes.min():,} to {gp.nodes.max():,} it goes "
-        + " and ".join(f"×{slopes.loc[k, 'ratio largest/smallest']:.2f} ({k})" for k in PUSH)
-        + "; over the largest sizes it is "
-        + "; ".join(f"for {k} {_flat_or_grows(slopes.loc[k, 'slope s/round'], p.flat)}" for k in PUSH)
-        + f". At n = {push_max.nodes.iloc[0]:,} a round costs "
-        + " and ".join(f"{1e3 * r['s per round']:.2f} ms ({r.learner})" for _, r in push_max.iterrows())
-        + f"; the graph took {gen.table['generator s'].iloc[-1]:.3g} s to generate (generator slope "
-        f"{gen.slope:.2f} over its {min(p.top, len(gen.table))} largest sizes) and the learner "
-        f"{push_max['set-up s'].max():.3g} s to set up.",
-        "* **Labels.** Margin sampling asks for "
-        + ", ".join(f"{selective.loc[n, 'labels share']:.0%} (n = {selective.loc[n, 'nodes']:,})" for n in selective.index)
-        + " of the labels of the rounds played; its error minus the fully supervised relaxation learner's is "
-        + ", ".join(f"{selective.loc[n, 'error'] - full.loc[n, 'error']:+.4f}" for n in selective.index)
-        + " at the same sizes.",
-        ("* **The spectral learners are cheap per round and dear before the first.** "
-         if emb_share.min() > 0.5 and (spec_max["s per round"] < push_at).all()
-         else "* **The spectral learners.** ")
-        + f"At n = {spec_max.nodes.iloc[0]:,} a round costs "
-        + ", ".join(f"{1e3 * r['s per round']:.3f} ms ({r.learner})" for _, r in spec_max.iterrows())
-        + f" (the push learners at that size: {1e3 * push_at:.3f} ms or more)"
-        + f", but the embedding took {spec_max['embedding s'].iloc[0]:.1f} s, "
-        f"{emb_share.min():.0%} or more of what they cost over {int(spec_max['rounds'].iloc[0]):,} rounds. "
-        + ("The eigensolver's time grows with slope "
-           + " and ".join(f"{trend.loc[s_, 'slope']:.2f} ({s_})" for s_ in trend.index)
-           + " over its largest sizes; it was not run at "
-           + ", ".join(f"{n:,}" for n in emb.not_embedded)
-           + " nodes (section 2 extrapolates its time and memory)."
-           if emb.not_embedded else "Every size was embedded."),
-        "* **Error.** The relaxation learner errs "
-        + ", ".join(f"{r.error:.4f} at n = {r.nodes:,} ({r['share of nodes seen']:.1%} of the nodes seen)"
-                    for _, r in full.iterrows())
-        + f"; at n = {spec_max.nodes.iloc[0]:,} the spectral learners err "
-        + ", ".join(f"{r.error:.4f} ({r.learner})" for _, r in spec_max.iterrows() if r.learner != "OLLGC, Python rounds")
-        + " (section 2b says why their features are weak on this graph). Where n exceeds the rounds played the error "
-        "is that of a prefix that reveals a shrinking share of the labels, so the error column compares learners at "
-        "one size, not one size with another.",
-    ]  # fmt: skip
+    claims = dict(smoke=p.smoke, push_flat=bool((ms_push.abs() < p.flat).all()),
+                  cheap=bool(emb_share.min() > 0.5 and (spec_max["s per round"] < push_at).all()),
+                  not_embedded=bool(emb.not_embedded), dask=bool(dask_info),
+                  slower=bool(dask_info) and dask_info["t_remote"] > dask_info["t_local"])  # fmt: skip
+    r = texts.reading
+    values = dict(
+        push_from=gp.nodes.min(), push_to=gp.nodes.max(),
+        push_ratios=[r("summary.ratio", ratio=slopes.loc[k, "ratio largest/smallest"], name=k) for k in PUSH],
+        push_trends=[r("summary.trend", name=k, trend=_flat_or_grows(slopes.loc[k, "slope s/round"], p.flat))
+                     for k in PUSH],
+        push_top=push_max.nodes.iloc[0],
+        push_costs=[r("summary.push_cost", ms=1e3 * x["s per round"], name=x.learner) for _, x in push_max.iterrows()],
+        gen_s=gen.table["generator s"].iloc[-1], gen_slope=gen.slope, gen_top=min(p.top, len(gen.table)),
+        setup_s=push_max["set-up s"].max(),
+        label_shares=[r("summary.share", share=selective.loc[n, "labels share"], nodes=selective.loc[n, "nodes"])
+                      for n in selective.index],
+        error_gaps=[selective.loc[n, "error"] - full.loc[n, "error"] for n in selective.index],
+        spec_n=spec_max.nodes.iloc[0],
+        spec_costs=[r("summary.spectral_cost", ms=1e3 * x["s per round"], name=x.learner)
+                    for _, x in spec_max.iterrows()],
+        push_at_ms=1e3 * push_at, embedding_s=spec_max["embedding s"].iloc[0], embedding_share=emb_share.min(),
+        spec_rounds=int(spec_max["rounds"].iloc[0]),
+        d=p.d,
+        missing=emb.not_embedded,
+        relax_errors=[r("summary.error", error=x.error, nodes=x.nodes, seen=x["share of nodes seen"])
+                      for _, x in full.iterrows()],
+        spec_errors=[r("summary.spectral_error", error=x.error, name=x.learner) for _, x in spec_max.iterrows()
+                     if x.learner != "OLLGC, Python rounds"],
+    )  # fmt: skip
     if dask_info:
-        lines.append(
-            f"* **Beyond one machine.** {dask_info['orders']} orders of MSG on n = {dask_info['n']:,}: the same table "
-            f"from local processes ({dask_info['t_local']:.2f} s) and from a {dask_info['workers']}-worker Dask "
-            f"cluster ({dask_info['t_remote']:.2f} s after a {dask_info['t_cluster']:.2f} s start), asserted "
-            "identical but for the times"
-            + ("; on passes this short the cluster's scheduling and data transfer cost more than the work itself."
-               if dask_info["t_remote"] > dask_info["t_local"] else ".")
-        )  # fmt: skip
-    else:
-        lines.append("* **Beyond one machine.** Skipped: dask.distributed is not installed here.")
-    return head + "\n".join(lines)
+        values.update(orders=dask_info["orders"], dask_n=dask_info["n"], t_local=dask_info["t_local"],
+                      workers=dask_info["workers"], t_remote=dask_info["t_remote"], t_cluster=dask_info["t_cluster"])  # fmt: skip
+    return r("summary", claims, **values)

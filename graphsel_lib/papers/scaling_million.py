@@ -20,11 +20,14 @@ import pandas as pd
 
 import graphsel_lib as gs
 from graphsel_lib.collection import tables
+from graphsel_lib.course.prose import Reading
+from graphsel_lib.papers import scaling_texts as texts
 from graphsel_lib.papers.common import Result, table_field
 from graphsel_lib.papers.scaling import (
     BIAS_B,
     RESIDUAL_FLOOR,
     SPECTRAL,
+    Approximations,
     Embeddings,
     Generated,
     Scaling,
@@ -32,7 +35,7 @@ from graphsel_lib.papers.scaling import (
     measure,
 )
 
-__all__ = ["D_MILLION", "LEARNERS", "Million", "million_nodes"]
+__all__ = ["D_MILLION", "LEARNERS", "Million", "checks", "million_nodes"]
 
 D_MILLION = 10  #: eigenvectors of the embedding on the largest graph
 LEARNERS = ("OLLGC", "SSLGC", "MSG")  #: the seeds' learners run there (their makers are scaling.SPECTRAL's)
@@ -63,6 +66,33 @@ class Million(Result):
         cols = ["learner", "pass", "rounds", "error", "majority error", "labels share", "s per round",
                 "s per round incl. embedding"]  # fmt: skip
         return head + "\n" + self.passes[cols].to_string(index=False)
+
+    def reading(self) -> Reading:
+        """Sec. 3b's reading: the rank-d embedding, the learners' cost and error beside push and WTA."""
+        e, t = self.embedding, self.passes
+        first, full = t[t["pass"] == "first rounds"], t[t["pass"] == "full pass"]
+        spectral, beside = (
+            first[first.kind == "spectral"],
+            first[first.kind != "spectral"].set_index("learner"),
+        )
+        relax = beside.loc["Relaxation (push)"]
+        floor = RESIDUAL_FLOOR["lobpcg-chebyshev"]
+        r = texts.reading
+        claims = dict(below_majority=bool((spectral["error"] < spectral["majority error"]).all()),
+                      push_better=bool((relax.error < spectral["error"]).all()))  # fmt: skip
+        return r(
+            "million", claims, nodes=e["nodes"], d=e["d"], seconds=e["seconds"], iterations=e["iterations"],
+            peak=e["peak MiB"], residual=tables.below_tolerance([e["max rel. residual"]], [floor], "%.1e")[0],
+            rounds=int(spectral["rounds"].iloc[0]),
+            costs=[r("million.cost", ms=1e3 * x["s per round"], name=x.learner) for _, x in spectral.iterrows()],
+            beside_costs=[r("million.cost", ms=1e3 * x["s per round"], name=name) for name, x in beside.iterrows()],
+            incl_ms=1e3 * spectral["s per round incl. embedding"].max(),
+            errors=[r("million.error", error=x.error, name=x.learner) for _, x in spectral.iterrows()],
+            beside_errors=[r("million.error", error=x.error, name=name) for name, x in beside.iterrows()],
+            majority=spectral["majority error"].iloc[0],
+            full_errors=[r("million.error", error=x.error, name=x.learner) for _, x in full.iterrows()],
+            full_majority=full["majority error"].iloc[0],
+        )  # fmt: skip
 
 
 def million_nodes(
@@ -106,3 +136,40 @@ def _majority_error(y, R: int, seed: int) -> float:
     order = np.random.default_rng(seed).permutation(len(y))[:R]  # run()'s default order for this seed
     counts = np.bincount(np.asarray(y)[order])
     return float(1.0 - counts.max() / R)
+
+
+def checks(emb: Embeddings, approx: Approximations, scl: Scaling, mil: Million) -> pd.DataFrame:
+    """Notebook 44's checks, by kind (asserted): identities of the protocol, and the claims its text makes on every run.
+
+    Identities: the embedded sizes are those up to ``spectral_max``; the fewer-pairs rows of Sec. 2c are the
+    exact subspace (truncated, no solve); Sec. 3b's push and WTA rows are Sec. 3's; its passes play
+    ``min(rounds, n)`` and ``n`` rounds; the compiled and the Python round loops of OLLGC make the same
+    mistakes (Sec. 3). Claim (every seed and profile): Sec. 3b's rank-10 learners err more than the relaxation
+    learner (its text: "not a good one"). No number of the default run is quoted by the text, so none is checked.
+    """
+    p, t, res = emb.protocol, mil.passes, scl.results
+    fewer = approx.table[approx.table.embedding.str.startswith("d'")]
+    first = t[t["pass"] == "first rounds"]
+    at_n = res[(res.n == max(p.sizes)) & (res.kind != "spectral")].set_index("learner")
+    beside = first[first.kind != "spectral"].set_index("learner")
+    py, cp = res[res.learner == "OLLGC, Python rounds"], res[res.learner == "OLLGC"]
+    relax = at_n.loc["Relaxation (push)", "error"]
+    rows = [
+        ("identity", "embedded: the sizes up to spectral_max",
+         emb.spectral_sizes == [n for n in p.sizes if n <= p.spectral_max]),
+        ("identity", "Sec. 2c fewer pairs: the exact subspace, no solve",
+         bool((fewer["sin angle to exact"] < 1e-6).all() and fewer["solver s"].isna().all())),
+        ("identity", "Sec. 3b: push and WTA rows are Sec. 3's",
+         bool(np.array_equal(beside.loc[at_n.index, ["error", "s per round"]].to_numpy(),
+                             at_n[["error", "s per round"]].to_numpy()))),
+        ("identity", "Sec. 3b: rounds min(rounds, n) and n",
+         set(t.loc[t["pass"] == "full pass", "rounds"]) == {mil.embedding["nodes"]}
+         and set(first["rounds"]) == {min(p.rounds, mil.embedding["nodes"])}),
+        ("identity", "Sec. 3: compiled and Python OLLGC rounds make the same mistakes",
+         bool(np.array_equal(py["error"].to_numpy(), cp["error"].to_numpy()))),
+        ("claim", "Sec. 3b: rank-10 learners err more than the relaxation learner",
+         bool((first.loc[first.kind == "spectral", "error"] > relax).all())),
+    ]  # fmt: skip
+    out = pd.DataFrame(rows, columns=["kind", "check", "holds"])
+    assert out["holds"].all(), out[~out["holds"]].to_string(index=False)
+    return out

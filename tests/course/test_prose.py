@@ -16,6 +16,9 @@ from graphsel_lib.papers import (
     gaertner2005,
     readings,
     report_page,
+    scaling,
+    scaling_million,
+    scaling_texts,
     scorecard_rows,
     scorecard_texts,
     transductive_peers,
@@ -176,3 +179,19 @@ def test_scorecard_words_assemble_no_prose():
     assert not found, found
     with pytest.raises(KeyError, match="no scorecard text 'nope'"):
         scorecard_texts.reading("nope")
+
+
+@pytest.mark.parametrize("key", sorted(scaling_texts.TEMPLATES))
+def test_every_scaling_template_parses(key):
+    assert prose._fields(scaling_texts.TEMPLATES[key])
+
+
+def test_scaling_readings_assemble_no_prose():
+    """Notebook 44: the reading methods of scaling compute values, not words."""
+    sc = scaling
+    converted = [sc.Embeddings.reading, sc.Approximations.reading, sc.Scaling.reading, sc._flat_or_grows,
+                 sc.reading_summary, scaling_million.Million.reading]  # fmt: skip
+    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+    assert not found, found
+    with pytest.raises(KeyError, match="no notebook 44 reading 'nope'"):
+        scaling_texts.reading("nope")

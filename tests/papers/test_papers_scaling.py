@@ -4,6 +4,8 @@ The protocol is shrunk below the smoke profile (graphs of 300 and 1,200 nodes, 1
 chain runs in seconds; the dask sweep runs when dask.distributed is installed. Tables go to a temporary folder.
 """
 
+import dataclasses
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -12,10 +14,9 @@ import graphsel_lib as gs
 from conftest import assert_writes_as
 from graphsel_lib.collection import tables
 from graphsel_lib.papers import scaling as sc
-from graphsel_lib.papers.scaling_million import _majority_error, million_nodes
+from graphsel_lib.papers.scaling_million import _majority_error, checks, million_nodes
 
-TINY = sc.Protocol("smoke", (300, 1_200), 100, 50, False, (600,), {"shift-invert": 1_200, "lobpcg-jacobi": 1_200},
-                   1_200, (1e-2,), (10,))  # fmt: skip
+TINY = sc.Protocol("smoke", (300, 1_200), 100, 50, False, 1_200, 1_200, (1e-2,), (10,))
 
 
 # The write() each result had before its table became a table field (the reference for the bytes).
@@ -74,16 +75,16 @@ def test_embedding_cost_writes_residuals_below_the_solvers_floor(figures, tmp_pa
 
     table = pd.DataFrame({
         "n": [1000] * 4, "nodes": [999] * 4, "solver": ["dense", "shift-invert", "lobpcg-jacobi", "lobpcg-chebyshev"],
-        "used by the learners": [True, False, False, False], "seconds": [0.27, 0.53, 3.01, 3.51],
+        "seconds": [0.27, 0.53, 3.01, 3.51],
         "peak MiB": [16.8, 4.6, 14.7, 32.3], "max rel. residual": [3.7e-14, 5.5e-14, 4.6e-08, 2.0e-07],
         "lambda_2": [0.793579] * 4, "sigma_d": [3.692848] * 4, "iterations": [np.nan, np.nan, 21, 16],
         "check": ["exact", "inertia", "inertia", "inertia"],
     })  # fmt: skip
-    emb = sc.Embeddings(sc.protocol("smoke"), {}, {}, pd.DataFrame(), table=table)
+    emb = sc.Embeddings(sc.protocol("smoke"), {}, {}, table=table)
     assert emb.residuals == ["< 1e-12", "< 1e-12", "< 1e-07", "2.0e-07"]  # the last one missed its floor
     emb.write()
     written = (figures / "44_embedding_cost.csv").read_text().splitlines()
-    assert [line.split(",")[6] for line in written] == ["max rel. residual", *emb.residuals]
+    assert [line.split(",")[5] for line in written] == ["max rel. residual", *emb.residuals]
     assert_writes_as(emb, _old_embedding_cost, "44_embedding_cost", tmp_path)
 
 
@@ -95,15 +96,23 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     assert emb.spectral_sizes == [300, 1_200] and not emb.not_embedded and 1_200 in emb.exact
     emb.write()
     assert_writes_as(emb, _old_embedding_cost, "44_embedding_cost", tmp_path / "emb")
-    assert "**Reading.**" in emb.reading()
-    plt.close(sc.draw_embedding_cost(emb))
+    assert list(emb.table.n) == [300, 1_200] and "None is computed" not in emb.reading().render()
+    wider = sc.Embeddings(
+        dataclasses.replace(TINY, sizes=(300, 1_200, 5_000)), emb.features, emb.exact, table=emb.table
+    )
+    assert "None is computed at 5,000 nodes" in wider.reading().render()
     loc = sc.localisation(gen, emb)
     assert 0 <= loc.captured <= 1 and 0 <= loc.localised <= 1
     approx = sc.approximate_embeddings(gen, emb, 0)
+    assert (
+        emb.table.set_index("n").loc[1_200, "solver"] == TINY.approx_solver
+    )  # at approx_n, the block solver
     assert list(approx.table.embedding) == ["exact (tol 1e-8)", "tol 0.01", "d' = 10"]
+    truncated = approx.table.iloc[-1]  # the first 10 exact pairs: no solve, the exact subspace
+    assert np.isnan(truncated["solver s"]) and truncated["sin angle to exact"] < 1e-6
     approx.write()
     assert_writes_as(approx, _old_approximate_embeddings, "44_approximate_embeddings", tmp_path / "approx")
-    assert "relaxation learner" in approx.reading(loc, TINY.d)
+    assert "relaxation learner" in approx.reading(loc, TINY.d).render()
     sc.warm_up(gen, emb, 0)
     assert "bytes per further round" in sc.traced_prefix_check(gen, "smoke", 0)
     scl = sc.per_round(gen, emb, 0, verbose=False)
@@ -111,9 +120,11 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     assert set(scl.results.learner) >= {"WTA", "SSLGC"}
     scl.write()
     assert_writes_as(scl, _old_scaling, "44_scaling_online_learning", tmp_path / "scl")
-    assert (figures / "44_scaling_online_learning.csv").is_file() and "compiled round loop" in scl.reading()
+    assert (
+        figures / "44_scaling_online_learning.csv"
+    ).is_file() and "compiled round loop" in scl.reading().render()
     plt.close(sc.draw_scaling(scl))
-    text = sc.reading_summary(gen, emb, scl, None)
+    text = sc.reading_summary(gen, emb, scl, None).render()
     assert text.startswith("*Smoke profile") and "Skipped" in text
     mil = million_nodes(gen, emb, scl, 0)
     assert mil.embedding["d"] == 10 and mil.embedding["nodes"] == gen.graphs[1_200].n_nodes
@@ -128,6 +139,9 @@ def test_the_whole_sweep_tiny(figures, monkeypatch, tmp_path):
     mil.write()
     assert_writes_as(mil, _old_million_nodes, "44_million_nodes", tmp_path / "mil")
     assert (figures / "44_million_nodes.csv").is_file() and "embedding: n = " in mil.report()
+    assert f"({gen.graphs[1_200].n_nodes:,} nodes) the rank-10 embedding" in mil.reading().render()
+    table = checks(emb, approx, scl, mil)  # asserts every one holds
+    assert set(table["kind"]) == {"identity", "claim"} and table["holds"].all()
 
 
 def test_majority_error_is_that_of_run_s_order():
@@ -136,3 +150,10 @@ def test_majority_error_is_that_of_run_s_order():
     order = np.random.default_rng(5).permutation(100)[:40]
     assert _majority_error(y, 40, 5) == 1 - np.bincount(y[order]).max() / 40
     assert _majority_error(y, 100, 5) == pytest.approx(0.30)
+
+
+def test_the_approximate_study_must_reuse_an_embedded_size(monkeypatch):
+    """Sec. 2c's exact reference is a learners' embedding: an approx_n that is not embedded is refused."""
+    monkeypatch.setattr(sc, "protocol", lambda profile="full": dataclasses.replace(TINY, approx_n=600))
+    with pytest.raises(ValueError, match="approx_n = 600 must be one of the sizes"):
+        sc.embedding_cost(sc.Generated({}, None, 0.0, 3), "smoke")
