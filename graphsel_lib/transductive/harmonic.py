@@ -238,7 +238,7 @@ def class_mass_normalization(F_U: ArrayLike, class_prior: ArrayLike) -> np.ndarr
     Raises
     ------
     ValueError
-        ``class_prior`` has not ``K`` entries, or is negative, non-finite or sums to zero.
+        ``F_U`` is not a matrix; ``class_prior`` has not ``K`` entries, or is negative, non-finite or sums to zero.
 
     Examples
     --------
@@ -246,6 +246,11 @@ def class_mass_normalization(F_U: ArrayLike, class_prior: ArrayLike) -> np.ndarr
     [[0.25, 0.5], [0.25, 0.0]]
     """
     F_U = np.asarray(F_U, dtype=np.float64)
+    if F_U.ndim != 2:
+        raise ValueError(
+            f"F_U must be a (u, K) matrix of class scores, got shape {F_U.shape}; "
+            "for one class column write F_U[:, None]"
+        )
     q = _check_prior(class_prior, F_U.shape[1])
     mass = F_U.sum(axis=0)
     scale = np.divide(q, mass, out=np.zeros_like(q), where=mass > 0)

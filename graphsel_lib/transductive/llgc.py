@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import graph as _graph
-from .._validation import check_positive, renamed_parameter
+from .._validation import check_integer, check_positive, renamed_parameter
 from ._common import _check_solver, check_problem, solve_spd, warn_unreached
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ def llgc_truncation_error(emb: SpectralEmbedding, Y: ArrayLike, mu: float, d: in
     Raises
     ------
     ValueError
-        ``mu`` is not positive and finite.
+        ``mu`` is not positive and finite, or ``d`` is not in ``0 … len(emb.eigenvalues)``.
 
     Examples
     --------
@@ -251,6 +251,7 @@ def llgc_truncation_error(emb: SpectralEmbedding, Y: ArrayLike, mu: float, d: in
     (0.063071, 0.0)
     """
     mu = check_positive(mu, "mu")
+    d = check_integer(d, "d", minimum=0, maximum=emb.eigenvalues.shape[0])
     Y = np.asarray(Y, dtype=float)
     tail = emb.eigenvectors[:, d:].T @ (Y if Y.ndim == 2 else Y[:, None])
     return float(np.sum(tail**2 / (1 + mu * emb.eigenvalues[d:, None]) ** 2))

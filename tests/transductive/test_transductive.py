@@ -445,3 +445,19 @@ def test_renamed_parameter_keeps_the_name_and_docstring():
     import inspect
 
     assert "labelled" in inspect.signature(T.harmonic).parameters
+
+
+def test_truncation_error_and_cmn_refuse_malformed_input():
+    """A rank outside the embedding and a 1-D score vector are named, not answered by slicing."""
+    from graphsel_lib.spectral import spectral_embedding
+    from graphsel_lib.transductive import class_mass_normalization, llgc_truncation_error
+
+    path = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    emb = spectral_embedding(path, 3, cache=False)
+    Y = np.array([[1, 0], [0, 0], [0, 0], [0, 1]])
+    with pytest.raises(ValueError, match="d"):
+        llgc_truncation_error(emb, Y, 1.0, -1)
+    with pytest.raises(ValueError, match="d"):
+        llgc_truncation_error(emb, Y, 1.0, 99)
+    with pytest.raises(ValueError, match=r"F_U\[:, None\]"):
+        class_mass_normalization([0.5, 0.5], [1.0])
