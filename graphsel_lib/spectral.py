@@ -783,6 +783,8 @@ def _split_at_cut(L, vals, info, scale=1.0):
         below = count_eigenvalues_below(L, sigma - tie)
     except RuntimeError:  # pragma: no cover - no symmetric factorisation: cannot tell
         return None
+    if below > d:  # σ_d is above σ_{d+1} by more than the tie (a loose tol): no cut can be told
+        return None
     return (sigma, d + 1 - below, above - below)
 
 

@@ -683,3 +683,16 @@ def test_lobpcg_chebyshev_matches_shift_invert_on_a_10k_node_sbm():
     np.testing.assert_allclose(ch.eigenvalues, si.eigenvalues, rtol=1e-8)
     V, lam = ch.eigenvectors, ch.eigenvalues
     assert np.max(np.linalg.norm(L @ V - V * lam, axis=0) / lam) <= 1e-6
+
+
+def test_no_cut_reported_when_sigma_d_is_above_the_next_eigenvalue():
+    """A loose solve (tol 0.1) can return σ_d above σ_{d+1}: the inertia count then finds more than d
+    eigenvalues below it, and no cut is reported (it gave "at least 0 copies; -2 kept")."""
+    from graphsel_lib import spectral as S
+
+    n = 30
+    A = sp.diags([np.ones(n - 1), np.ones(n - 1)], [-1, 1]).tocsr()
+    L = sp.csr_matrix(sp.diags(np.asarray(A.sum(axis=1)).ravel()) - A)
+    exact = np.linalg.eigvalsh(L.toarray())[1:6]
+    assert S._split_at_cut(L, exact, {}) is None  # simple eigenvalues: no cut
+    assert S._split_at_cut(L, exact + np.array([0, 0, 0, 0, 0.2]), {}) is None  # σ_5 past σ_7
