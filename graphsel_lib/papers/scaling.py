@@ -587,8 +587,14 @@ class Scaling(Result):
 
 
 def _flat_or_grows(s, flat) -> Reading:
-    """A cost's trend in n from its log-log slope ``s``: flat below ``flat`` in absolute value."""
-    return texts.reading("trend", dict(flat=bool(abs(s) < flat), grows=bool(s > 0)), slope=s, limit=flat)
+    """A cost's trend in n from its log-log slope ``s``: flat below ``flat`` in absolute value.
+
+    Decided on the slope as printed (two decimals), so that 0.0996 never reads "0.10, below 0.1".
+    """
+    shown = round(float(s), 2)
+    return texts.reading(
+        "trend", dict(flat=bool(abs(shown) < flat), grows=bool(shown > 0)), slope=s, limit=flat
+    )
 
 
 def per_round(gen: Generated, emb: Embeddings, seed: int = 0, verbose: bool = True) -> Scaling:

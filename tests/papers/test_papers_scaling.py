@@ -157,3 +157,11 @@ def test_the_approximate_study_must_reuse_an_embedded_size(monkeypatch):
     monkeypatch.setattr(sc, "protocol", lambda profile="full": dataclasses.replace(TINY, approx_n=600))
     with pytest.raises(ValueError, match="approx_n = 600 must be one of the sizes"):
         sc.embedding_cost(sc.Generated({}, None, 0.0, 3), "smoke")
+
+
+def test_trend_is_decided_on_the_printed_slope():
+    from graphsel_lib.papers.scaling import _flat_or_grows
+
+    assert "flat" not in _flat_or_grows(0.0996, 0.1).render()  # prints 0.10: not "below 0.1"
+    assert _flat_or_grows(0.094, 0.1).render().startswith("flat (slope 0.09")
+    assert "falling" in _flat_or_grows(-0.3, 0.1).render()
