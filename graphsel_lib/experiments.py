@@ -20,7 +20,9 @@
   :func:`library_code_hash` of the library code the learner runs (its modules and
   what they import, docstrings left out: editing an update rule invalidates its
   results, a docstring or another learner does not), so re-running a notebook
-  does not redo them. Cached rows keep the
+  does not redo them. On request (``curves=True``) the per-round arrays of the
+  passes are kept beside the rows, so that a figure of the curves of passes
+  another notebook ran reads them instead of replaying them. Cached rows keep the
   wall times measured when they were computed, and a checksum of the rows:
   a cache file whose rows were edited is refused with a warning and
   recomputed. A cache folder that cannot be written gives a warning, not an error.
@@ -43,7 +45,7 @@ import pandas as pd
 from scipy import stats
 
 from . import paths
-from ._atomic import atomic_write
+from ._atomic import atomic_path, atomic_write
 from .online import learner_description, run
 
 __all__ = [
@@ -64,6 +66,7 @@ __all__ = [
     "paired_ttest",
     "mean_std",
     "METRICS",
+    "CURVES",
 ]
 
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
@@ -88,13 +91,31 @@ def order_seeds(n_orders, seed=0) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_orders)]
 
 
-def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1):
+#: The per-round arrays :func:`evaluate` keeps with ``curves=True``: name -> dtype (``binary_*``: one-vs-rest only).
+CURVES = {
+    "mistakes": np.bool_,  # the multiclass prediction was wrong
+    "queried": np.bool_,  # the label was asked for (by any learner)
+    "elapsed": np.float64,  # seconds since the pass began, after each round
+    "binary_mistakes": np.uint16,  # how many of the K binary learners were wrong
+    "binary_queried": np.uint16,  # how many of the K binary learners asked for the label
+}
+
+
+def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1, curves=False):
     trace = run(make_learner(), M, y, order=order, seed=seed, n_classes=n_classes, blas_threads=blas_threads)
     row = {"error_rate": trace.error_rate, "n_queried": trace.n_queried, "time": trace.time}
     if "binary_predictions" in trace.records:
         row["binary_error_rate"] = trace.binary_error_rate
         row["binary_n_queried"] = trace.binary_n_queried
-    return row
+    if not curves:
+        return row
+    arrays = {"mistakes": trace.mistakes, "queried": trace.queried, "elapsed": trace.elapsed}
+    if "binary_predictions" in trace.records:
+        bp, bq = trace.records["binary_predictions"], trace.records["binary_queried"]  # (T, K) each
+        target = np.where(trace.labels[:, None] == np.arange(bp.shape[1]), 1, -1)
+        arrays["binary_mistakes"] = (bp != target).sum(axis=1)
+        arrays["binary_queried"] = bq.sum(axis=1)
+    return row, {k: np.asarray(v, dtype=CURVES[k]) for k, v in arrays.items()}
 
 
 LIBRARY_ROOT = Path(__file__).parent
@@ -241,7 +262,8 @@ def evaluate(
     cache=True,
     cache_dir=None,
     progress=False,
-) -> pd.DataFrame:
+    curves=False,
+):
     """Run a learner on every order; one row per order.
 
     Parameters
@@ -270,11 +292,20 @@ def evaluate(
         the seeds. If the folder cannot be written, warn and return the result.
     cache_dir : path, optional
         Default ``paths.cache_dir()/results``.
+    curves : bool
+        Also keep every pass's per-round arrays (:data:`CURVES`: mistakes,
+        queries, elapsed time, and for one-vs-rest learners the binary
+        mistakes and queries per round) in the cache beside the rows, and
+        return them: a notebook that draws the curves of passes another one
+        ran (gu2013 Fig. 2, yang2016 Fig. 1) reads them instead of replaying
+        the passes. Rows cached without curves are recomputed once.
 
     Returns
     -------
     DataFrame with columns ``method, order, error_rate, n_queried, time`` (and
-    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners).
+    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners); with
+    ``curves``, the pair ``(frame, arrays)``, ``arrays[name]`` of shape
+    ``(n_orders, T)``.
     """
     from joblib import delayed
 
@@ -323,15 +354,24 @@ def evaluate(
                     if problem is None:
                         if not sealed:
                             _write_rows(path, name, stored["rows"], method)
-                        return _frame(stored["rows"], method)
-                    warnings.warn(
-                        f"results cache {path} {problem}: recomputing {method}", RuntimeWarning, stacklevel=2
-                    )
+                        if not curves:
+                            return _frame(stored["rows"], method)
+                        arrays = _read_curves(path, orders.shape)
+                        if arrays is not None:
+                            return _frame(stored["rows"], method), arrays
+                        # rows without their curves: the passes run again, once, for them
+                    else:
+                        warnings.warn(
+                            f"results cache {path} {problem}: recomputing {method}",
+                            RuntimeWarning,
+                            stacklevel=2,
+                        )
             except (OSError, ValueError, KeyError, TypeError):
                 pass  # unreadable or corrupted: recompute and overwrite
 
     jobs = [
-        delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)
+        delayed(_one_pass)(make_learner, M, y, o, s, n_classes, curves=curves)
+        for o, s in zip(orders, seeds, strict=True)
     ]
     if n_jobs == 1 or len(orders) <= 1:
         rows = [f(*a, **k) for f, a, k in _progress(jobs, progress, method, len(jobs))]
@@ -339,10 +379,14 @@ def evaluate(
         rows = _threaded(jobs, n_jobs, progress=(method if progress else None))
     else:
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
-
+    if curves:
+        rows, per_pass = [r for r, _ in rows], [a for _, a in rows]
+        arrays = {k: np.stack([a[k] for a in per_pass]) for k in per_pass[0]} if per_pass else {}
+        if path is not None:
+            _write_curves(path, arrays)
     if path is not None:
         _write_rows(path, name, rows, method)
-    return _frame(rows, method)
+    return (_frame(rows, method), arrays) if curves else _frame(rows, method)
 
 
 def sweep(
@@ -359,6 +403,7 @@ def sweep(
     cache=True,
     cache_dir=None,
     progress=False,
+    curves=False,
 ) -> pd.DataFrame:
     """Run a learner over a grid of settings on every graph and order: one tidy row per run (gu2013 Sec. 6.3).
 
@@ -389,6 +434,9 @@ def sweep(
         Metric columns to keep (default: all that :func:`evaluate` returns).
     seed, n_classes, n_jobs, backend, cache, cache_dir, progress
         As in :func:`evaluate`.
+    curves : bool
+        Keep the per-round arrays of every pass in the cache too (:func:`evaluate`'s ``curves``), for
+        a later ``evaluate(..., curves=True)`` of the same configuration; the frame returned is the same.
 
     Returns
     -------
@@ -461,7 +509,9 @@ def sweep(
                 cache=cache,
                 cache_dir=cache_dir,
                 progress=progress,
+                curves=curves,
             )
+            df = df[0] if curves else df
             measured = [m for m in METRICS if m in df.columns]
             if wanted is not None and (absent := [m for m in wanted if m not in df.columns]):
                 raise ValueError(
@@ -554,6 +604,37 @@ def _write_rows(path, name, rows, method):
             RuntimeWarning,
             stacklevel=3,
         )
+
+
+def _curves_path(path):
+    return path.with_name(path.stem + ".curves.npz")
+
+
+def _write_curves(path, arrays):
+    """Store the per-round arrays beside the rows at ``path`` with their digest; warn if unwritable."""
+    names = sorted(arrays)
+    try:
+        with atomic_path(_curves_path(path)) as tmp:
+            np.savez_compressed(tmp, digest=_digest(*names, *(arrays[k] for k in names)), **arrays)
+    except OSError as exc:
+        warnings.warn(f"curves not cached: cannot write {_curves_path(path)} ({exc})", RuntimeWarning, 3)
+
+
+def _read_curves(path, shape):
+    """The per-round arrays cached beside the rows at ``path`` (each of ``shape``), or None if absent or bad."""
+    try:
+        with np.load(_curves_path(path), allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files if k != "digest"}
+            names = sorted(arrays)
+            ok = (
+                {"mistakes", "queried", "elapsed"} <= set(names)
+                and set(names) <= set(CURVES)
+                and all(a.shape == tuple(shape) and a.dtype == CURVES[k] for k, a in arrays.items())
+                and str(z["digest"]) == _digest(*names, *(arrays[k] for k in names))
+            )
+    except Exception:  # noqa: BLE001 - absent, truncated or foreign: recomputed
+        return None
+    return arrays if ok else None
 
 
 def _progress(items, show, desc, total):

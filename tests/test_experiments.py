@@ -706,3 +706,73 @@ def test_sweep_over_a_list_of_grids_runs_each_method_on_its_own_grid(karate):
     orders = ex.random_orders(len(y), 2)
     bbq = ex.evaluate(partial(gs.online.BBQ, kappa=0.5), M, y, orders, n_jobs=1, cache=False)
     np.testing.assert_array_equal(df.n_queried[4:], bbq.n_queried)
+
+
+def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monkeypatch):
+    """``curves=True``: each order's per-round arrays (those of ``run``), kept in the cache beside the rows."""
+    M, y = karate
+    orders = ex.random_orders(len(y), 3, seed=2)
+    make = partial(OneVsRest, partial(SSLGC, mu=0.1, kappa=0.4))
+    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert set(arrays) == set(ex.CURVES) and all(a.shape == orders.shape for a in arrays.values())
+    for k, (o, s) in enumerate(zip(orders, ex.order_seeds(3, 0), strict=True)):
+        tr = gs.online.run(make(), M, y, order=o, seed=s)
+        np.testing.assert_array_equal(arrays["mistakes"][k], tr.mistakes)
+        np.testing.assert_array_equal(arrays["queried"][k], tr.queried)
+        target = np.where(tr.labels[:, None] == np.arange(tr.records["binary_predictions"].shape[1]), 1, -1)
+        np.testing.assert_array_equal(
+            arrays["binary_mistakes"][k], (tr.records["binary_predictions"] != target).sum(axis=1)
+        )
+        np.testing.assert_array_equal(arrays["binary_queried"][k], tr.records["binary_queried"].sum(axis=1))
+    assert np.all(np.diff(arrays["elapsed"], axis=1) >= 0)
+    np.testing.assert_allclose(arrays["elapsed"][:, -1], df.time)  # the time of a pass is its last round's
+    K = int(y.max()) + 1
+    np.testing.assert_allclose(arrays["binary_mistakes"].mean(axis=1) / K, df.binary_error_rate)
+    np.testing.assert_allclose(arrays["binary_queried"].sum(axis=1) / K, df.binary_n_queried)
+    plain = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)  # the rows, from the cache
+    pd.testing.assert_frame_equal(plain, df)
+
+    # a second call reads both from the cache: no pass runs
+    monkeypatch.setattr(ex, "_one_pass", lambda *a, **k: pytest.fail("a pass ran despite the cache"))
+    again, cached = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    pd.testing.assert_frame_equal(again, df)
+    assert all(np.array_equal(cached[k], arrays[k]) and cached[k].dtype == arrays[k].dtype for k in arrays)
+
+
+def test_sweep_keeps_curves_and_rows_cached_without_them_run_once(karate, tmp_path, monkeypatch):
+    M, y = karate
+    orders = ex.random_orders(len(y), 2, seed=3)
+    make = partial(OneVsRest, GPA)
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)  # rows only
+    calls = []
+    real_pass = ex._one_pass
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("curves"))
+        return real_pass(*args, **kwargs)
+
+    monkeypatch.setattr(ex, "_one_pass", counted)
+    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert calls == [True, True]  # the rows had no curves: the passes ran again, once
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert len(calls) == 2
+    # a damaged curves file is recomputed, not trusted
+    (side,) = tmp_path.glob("*.curves.npz")
+    side.write_bytes(side.read_bytes()[:100])
+    _, again = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert len(calls) == 4 and np.array_equal(again["mistakes"], arrays["mistakes"])
+    # sweep(curves=True) stores them for a later evaluate and returns the plain frame
+    other = tmp_path / "other"
+    out = ex.sweep(
+        lambda method: make(),
+        {"method": ["GPA"]},
+        {"g": (M, y)},
+        orders,
+        n_jobs=1,
+        cache_dir=other,
+        curves=True,
+    )
+    cols = ["dataset", "method", "order", "error_rate", "binary_error_rate"]
+    pd.testing.assert_frame_equal(out[cols], df.assign(dataset="g", method="GPA")[cols])
+    _, stored = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=other, curves=True)
+    assert len(calls) == 6 and np.array_equal(stored["queried"], arrays["queried"])  # read, not run
