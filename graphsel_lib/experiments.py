@@ -615,7 +615,8 @@ def _write_curves(path, arrays):
     names = sorted(arrays)
     try:
         with atomic_path(_curves_path(path)) as tmp:
-            np.savez_compressed(tmp, digest=_digest(*names, *(arrays[k] for k in names)), **arrays)
+            # uncompressed: 0.04 s for 20 passes on PubMed (5.5 MB), where compressing takes 1.2 s for 3 MB
+            np.savez(tmp, digest=_digest(*names, *(arrays[k] for k in names)), **arrays)
     except OSError as exc:
         warnings.warn(f"curves not cached: cannot write {_curves_path(path)} ({exc})", RuntimeWarning, 3)
 
