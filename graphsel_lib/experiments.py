@@ -31,6 +31,7 @@
 from __future__ import annotations
 
 import ast
+import contextvars
 import functools
 import hashlib
 import json
@@ -248,6 +249,11 @@ def _cached_rows_problem(rows, n_orders):
     return None
 
 
+#: True while :func:`tune` looks its grid up in the cache: :func:`evaluate` then returns None for a
+#: configuration not cached instead of running it.
+_LOOKUP_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("lookup_only", default=False)
+
+
 def evaluate(
     make_learner,
     M,
@@ -369,6 +375,8 @@ def evaluate(
             except (OSError, ValueError, KeyError, TypeError):
                 pass  # unreadable or corrupted: recompute and overwrite
 
+    if _LOOKUP_ONLY.get():
+        return None  # inside tune's look-up of the cache: nothing cached, nothing run
     jobs = [
         delayed(_one_pass)(make_learner, M, y, o, s, n_classes, curves=curves)
         for o, s in zip(orders, seeds, strict=True)
@@ -821,14 +829,25 @@ def tune(
     order = np.asarray(order)[None, :]
 
     def one(p):
-        return evaluate(
+        df = evaluate(
             partial(make_learner, **p), M, y, order, seed=seed, n_classes=n_classes, n_jobs=1, cache=cache
-        ).iloc[0]
+        )
+        return None if df is None else df.iloc[0]
 
-    if n_jobs == 1:
-        rows = [one(p) for p in points]
+    rows = [None] * len(points)
+    if cache:  # the cached points are read here: worker processes start only for the others
+        token = _LOOKUP_ONLY.set(True)
+        try:
+            rows = [one(p) for p in points]
+        finally:
+            _LOOKUP_ONLY.reset(token)
+    todo = [i for i, r in enumerate(rows) if r is None]
+    if n_jobs == 1 or len(todo) <= 1:
+        done = [one(points[i]) for i in todo]
     else:
-        rows = _parallel((delayed(one)(p) for p in points), n_jobs, backend)
+        done = _parallel((delayed(one)(points[i]) for i in todo), n_jobs, backend)
+    for i, r in zip(todo, done, strict=True):
+        rows[i] = r
     table = pd.DataFrame(
         [{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)]
     )

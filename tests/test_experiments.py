@@ -776,3 +776,28 @@ def test_sweep_keeps_curves_and_rows_cached_without_them_run_once(karate, tmp_pa
     pd.testing.assert_frame_equal(out[cols], df.assign(dataset="g", method="GPA")[cols])
     _, stored = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=other, curves=True)
     assert len(calls) == 6 and np.array_equal(stored["queried"], arrays["queried"])  # read, not run
+
+
+def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(karate, tmp_path, monkeypatch):
+    """A grid already cached starts no worker process (each start costs seconds); the table is the same."""
+    M, y = karate
+    monkeypatch.setenv("GRAPHSEL_CACHE", str(tmp_path))
+    make, order = (lambda mu: OneVsRest(partial(OLLGC, mu=mu))), ex.tuning_order(len(y), 0)
+    first, fresh = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=1)
+    sent = []
+    real_parallel = ex._parallel
+
+    def spy(jobs, *args, **kwargs):
+        jobs = list(jobs)
+        sent.append(len(jobs))
+        return real_parallel(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(ex, "_parallel", spy)
+    best, table = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=2)
+    assert sent == [] and best == first
+    pd.testing.assert_frame_equal(table, fresh)
+    best, table = ex.tune(make, {"mu": [0.01, 0.1, 1.0, 10.0]}, M, y, order, n_jobs=2)
+    assert sent == [2]  # mu = 0.01 and 10 only
+    same = [c for c in fresh.columns if c not in ("chosen", "margin")]
+    pd.testing.assert_frame_equal(table.iloc[[1, 2]][same].reset_index(drop=True), fresh[same])
+    assert not ex._LOOKUP_ONLY.get()  # the look-up mode ends with the look-up
