@@ -158,8 +158,9 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
     """gu2013 Fig. 1 (Sec. 6.4): GPA, OLLGC and SSLGC on Cora at every rank d, headline reading, mu tuned per d.
 
     The smaller ranks are prefixes of the largest where no repeated eigenvalue is cut
-    (:func:`graphsel_lib.spectral.nested_embeddings`). Checks on the way that the spectra of the ranks are nested, ``M 1 = 0`` and the kernel diagonal grows
-    with d (Eckart-Young: each M_d^T M_d is the best rank-d approximation of L^+).
+    (:func:`graphsel_lib.spectral.nested_embeddings`). Checks on the way that the spectra of the ranks
+    are nested, ``M 1 = 0`` and the kernel diagonal grows with d (Eckart-Young: each M_d^T M_d is the
+    best rank-d approximation of L^+).
     """
     p = protocol(profile)
     ranks = list(p.ranks)

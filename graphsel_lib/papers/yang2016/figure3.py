@@ -54,7 +54,8 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
     """yang2016 Fig. 3 (Sec. V-D): the six methods at each rank d, re-tuned at every rank, headline setting.
 
     The rank-d eigenvalues are the d smallest of the largest rank (nested spectra, Eckart-Young; asserted);
-    the rank-d pairs are its prefix where no repeated eigenvalue is cut (:func:`graphsel_lib.spectral.nested_embeddings`).
+    the rank-d pairs are its prefix where no repeated eigenvalue is cut
+    (:func:`graphsel_lib.spectral.nested_embeddings`).
     """
     p = protocol(profile)
     ranks = list(p.ranks)
