@@ -46,7 +46,14 @@ import pandas as pd
 from scipy import stats
 
 from . import paths
-from ._atomic import atomic_path, atomic_write
+from ._results_files import CACHE_VERSION as _CACHE_VERSION
+from ._results_files import CURVES
+from ._results_files import cached_rows_problem as _cached_rows_problem
+from ._results_files import digest as _digest
+from ._results_files import read_curves as _read_curves
+from ._results_files import rows_checksum as _rows_checksum
+from ._results_files import write_curves as _write_curves
+from ._results_files import write_rows as _write_rows
 from .online import learner_description, run
 
 __all__ = [
@@ -73,7 +80,6 @@ __all__ = [
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
 TIE_RTOL = 1e-9  # scores this close (relative) are a tie: rounding, not the data, would decide them
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
-_CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
 
 def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
@@ -90,16 +96,6 @@ def tuning_order(n, seed=0) -> np.ndarray:
 def order_seeds(n_orders, seed=0) -> list[int]:
     """Per-order seeds for randomised learners (order k gets the k-th)."""
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_orders)]
-
-
-#: The per-round arrays :func:`evaluate` keeps with ``curves=True``: name -> dtype (``binary_*``: one-vs-rest only).
-CURVES = {
-    "mistakes": np.bool_,  # the multiclass prediction was wrong
-    "queried": np.bool_,  # the label was asked for (by any learner)
-    "elapsed": np.float64,  # seconds since the pass began, after each round
-    "binary_mistakes": np.uint16,  # how many of the K binary learners were wrong
-    "binary_queried": np.uint16,  # how many of the K binary learners asked for the label
-}
 
 
 def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1, curves=False):
@@ -223,30 +219,6 @@ def learner_key(learner) -> str:
     """
     text = json.dumps(learner_description(learner), separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _digest(*arrays_and_text) -> str:
-    h = hashlib.sha256()
-    for a in arrays_and_text:
-        if isinstance(a, str):
-            h.update(a.encode())
-        else:
-            a = np.ascontiguousarray(a)
-            h.update(str((a.dtype.str, a.shape)).encode())
-            h.update(a.tobytes())
-    return h.hexdigest()
-
-
-def _cached_rows_problem(rows, n_orders):
-    """What is wrong with cached ``rows`` for ``n_orders`` orders (one row per order, finite metrics), or None."""
-    if not isinstance(rows, list) or len(rows) != n_orders:
-        return f"holds {len(rows) if isinstance(rows, list) else 'no list of'} rows for {n_orders} orders"
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not {"error_rate", "n_queried", "time"} <= row.keys():
-            return f"has a row {i} without error_rate, n_queried and time"
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row.values()):
-            return f"has a row {i} with a value that is not a finite number"
-    return None
 
 
 #: True while :func:`tune` looks its grid up in the cache: :func:`evaluate` then returns None for a
@@ -591,59 +563,6 @@ def _grid_points(grid) -> list[dict]:
     return [
         dict(zip(names, vals, strict=True)) for vals in itertools.product(*(list(grid[k]) for k in names))
     ]
-
-
-def _rows_checksum(rows) -> str:
-    """SHA-256 of the cached rows as canonical JSON (floats round-trip through JSON exactly)."""
-    return hashlib.sha256(json.dumps(rows, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def _write_rows(path, name, rows, method):
-    """Store ``rows`` with their checksum (a cache edited by hand is refused and recomputed); warn if unwritable."""
-    try:
-        with atomic_write(path) as fh:
-            json.dump(
-                {"version": _CACHE_VERSION, "learner": name, "rows": rows, "checksum": _rows_checksum(rows)},
-                fh,
-            )
-    except OSError as exc:
-        warnings.warn(
-            f"results of {method} not cached: cannot write {path} ({exc}); returning them anyway",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-
-
-def _curves_path(path):
-    return path.with_name(path.stem + ".curves.npz")
-
-
-def _write_curves(path, arrays):
-    """Store the per-round arrays beside the rows at ``path`` with their digest; warn if unwritable."""
-    names = sorted(arrays)
-    try:
-        with atomic_path(_curves_path(path)) as tmp:
-            # uncompressed: 0.04 s for 20 passes on PubMed (5.5 MB), where compressing takes 1.2 s for 3 MB
-            np.savez(tmp, digest=_digest(*names, *(arrays[k] for k in names)), **arrays)
-    except OSError as exc:
-        warnings.warn(f"curves not cached: cannot write {_curves_path(path)} ({exc})", RuntimeWarning, 3)
-
-
-def _read_curves(path, shape):
-    """The per-round arrays cached beside the rows at ``path`` (each of ``shape``), or None if absent or bad."""
-    try:
-        with np.load(_curves_path(path), allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files if k != "digest"}
-            names = sorted(arrays)
-            ok = (
-                {"mistakes", "queried", "elapsed"} <= set(names)
-                and set(names) <= set(CURVES)
-                and all(a.shape == tuple(shape) and a.dtype == CURVES[k] for k, a in arrays.items())
-                and str(z["digest"]) == _digest(*names, *(arrays[k] for k in names))
-            )
-    except Exception:  # noqa: BLE001 - absent, truncated or foreign: recomputed
-        return None
-    return arrays if ok else None
 
 
 def _progress(items, show, desc, total):

@@ -309,7 +309,9 @@ def test_unwritable_cache_warns_and_returns_the_result(karate, tmp_path, monkeyp
     def read_only(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(ex, "atomic_write", read_only)
+    from graphsel_lib import _results_files  # the files of the results cache
+
+    monkeypatch.setattr(_results_files, "atomic_write", read_only)
     with pytest.warns(RuntimeWarning, match="not cached"):
         denied = ex.evaluate(make, *karate, orders, n_jobs=1, cache_dir=tmp_path / "ro")
     pd.testing.assert_frame_equal(truth.drop(columns="time"), denied.drop(columns="time"))
