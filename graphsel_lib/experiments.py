@@ -20,9 +20,9 @@
   :func:`library_code_hash` of the library code the learner runs (its modules and
   what they import, docstrings left out: editing an update rule invalidates its
   results, a docstring or another learner does not), so re-running a notebook
-  does not redo them. On request (``curves=True``) the per-round arrays of the
-  passes are kept beside the rows, so that a figure of the curves of passes
-  another notebook ran reads them instead of replaying them. Cached rows keep the
+  does not redo them. On request (``keep_curves``, ``curves``) the per-round
+  arrays of the passes are kept beside the rows, so that a figure of the curves
+  of passes another notebook ran reads them instead of replaying them. Cached rows keep the
   wall times measured when they were computed, and a checksum of the rows:
   a cache file whose rows were edited is refused with a warning and
   recomputed. A cache folder that cannot be written gives a warning, not an error.
@@ -241,6 +241,7 @@ def evaluate(
     cache_dir=None,
     progress=False,
     curves=False,
+    keep_curves=False,
 ):
     """Run a learner on every order; one row per order.
 
@@ -277,6 +278,10 @@ def evaluate(
         return them: a notebook that draws the curves of passes another one
         ran (gu2013 Fig. 2, yang2016 Fig. 1) reads them instead of replaying
         the passes. Rows cached without curves are recomputed once.
+    keep_curves : bool
+        Keep the per-round arrays of the passes that run (for a later
+        ``curves=True``) and return the frame alone; rows already cached are
+        returned as they are, without running their passes for the curves.
 
     Returns
     -------
@@ -332,7 +337,7 @@ def evaluate(
                     if problem is None:
                         if not sealed:
                             _write_rows(path, name, stored["rows"], method)
-                        if not curves:
+                        if not curves:  # with keep_curves too: only passes that run keep curves
                             return _frame(stored["rows"], method)
                         arrays = _read_curves(path, orders.shape)
                         if arrays is not None:
@@ -350,7 +355,7 @@ def evaluate(
     if _LOOKUP_ONLY.get():
         return None  # inside tune's look-up of the cache: nothing cached, nothing run
     jobs = [
-        delayed(_one_pass)(make_learner, M, y, o, s, n_classes, curves=curves)
+        delayed(_one_pass)(make_learner, M, y, o, s, n_classes, curves=curves or keep_curves)
         for o, s in zip(orders, seeds, strict=True)
     ]
     if n_jobs == 1 or len(orders) <= 1:
@@ -359,7 +364,7 @@ def evaluate(
         rows = _threaded(jobs, n_jobs, progress=(method if progress else None))
     else:
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
-    if curves:
+    if curves or keep_curves:
         rows, per_pass = [r for r, _ in rows], [a for _, a in rows]
         arrays = {k: np.stack([a[k] for a in per_pass]) for k in per_pass[0]} if per_pass else {}
         if path is not None:
@@ -383,7 +388,7 @@ def sweep(
     cache=True,
     cache_dir=None,
     progress=False,
-    curves=False,
+    keep_curves=False,
 ) -> pd.DataFrame:
     """Run a learner over a grid of settings on every graph and order: one tidy row per run (gu2013 Sec. 6.3).
 
@@ -414,8 +419,8 @@ def sweep(
         Metric columns to keep (default: all that :func:`evaluate` returns).
     seed, n_classes, n_jobs, backend, cache, cache_dir, progress
         As in :func:`evaluate`.
-    curves : bool
-        Keep the per-round arrays of every pass in the cache too (:func:`evaluate`'s ``curves``), for
+    keep_curves : bool
+        Keep the per-round arrays of the passes that run in the cache too (as in :func:`evaluate`), for
         a later ``evaluate(..., curves=True)`` of the same configuration; the frame returned is the same.
 
     Returns
@@ -489,9 +494,8 @@ def sweep(
                 cache=cache,
                 cache_dir=cache_dir,
                 progress=progress,
-                curves=curves,
+                keep_curves=keep_curves,
             )
-            df = df[0] if curves else df
             measured = [m for m in METRICS if m in df.columns]
             if wanted is not None and (absent := [m for m in wanted if m not in df.columns]):
                 raise ValueError(

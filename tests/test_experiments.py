@@ -741,7 +741,7 @@ def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monke
     assert all(np.array_equal(cached[k], arrays[k]) and cached[k].dtype == arrays[k].dtype for k in arrays)
 
 
-def test_sweep_keeps_curves_and_rows_cached_without_them_run_once(karate, tmp_path, monkeypatch):
+def test_sweep_keeps_curves_and_rows_cached_without_them_run_once_for_them(karate, tmp_path, monkeypatch):
     M, y = karate
     orders = ex.random_orders(len(y), 2, seed=3)
     make = partial(OneVsRest, GPA)
@@ -772,12 +772,18 @@ def test_sweep_keeps_curves_and_rows_cached_without_them_run_once(karate, tmp_pa
         orders,
         n_jobs=1,
         cache_dir=other,
-        curves=True,
+        keep_curves=True,
     )
     cols = ["dataset", "method", "order", "error_rate", "binary_error_rate"]
     pd.testing.assert_frame_equal(out[cols], df.assign(dataset="g", method="GPA")[cols])
     _, stored = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=other, curves=True)
     assert len(calls) == 6 and np.array_equal(stored["queried"], arrays["queried"])  # read, not run
+    # keep_curves: rows cached without curves are returned as they are, no pass runs for the curves
+    bare = tmp_path / "bare"
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=bare)
+    n = len(calls)
+    kept = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=bare, keep_curves=True)
+    assert len(calls) == n and isinstance(kept, pd.DataFrame) and not list(bare.glob("*.curves.npz"))
 
 
 def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(karate, tmp_path, monkeypatch):
