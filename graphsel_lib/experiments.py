@@ -20,7 +20,9 @@
   :func:`library_code_hash` of the library code the learner runs (its modules and
   what they import, docstrings left out: editing an update rule invalidates its
   results, a docstring or another learner does not), so re-running a notebook
-  does not redo them. Cached rows keep the
+  does not redo them. On request (``keep_curves``, ``curves``) the per-round
+  arrays of the passes are kept beside the rows, so that a figure of the curves
+  of passes another notebook ran reads them instead of replaying them. Cached rows keep the
   wall times measured when they were computed, and a checksum of the rows:
   a cache file whose rows were edited is refused with a warning and
   recomputed. A cache folder that cannot be written gives a warning, not an error.
@@ -29,6 +31,7 @@
 from __future__ import annotations
 
 import ast
+import contextvars
 import functools
 import hashlib
 import json
@@ -43,7 +46,14 @@ import pandas as pd
 from scipy import stats
 
 from . import paths
-from ._atomic import atomic_write
+from ._results_files import CACHE_VERSION as _CACHE_VERSION
+from ._results_files import CURVES
+from ._results_files import cached_rows_problem as _cached_rows_problem
+from ._results_files import digest as _digest
+from ._results_files import read_curves as _read_curves
+from ._results_files import rows_checksum as _rows_checksum
+from ._results_files import write_curves as _write_curves
+from ._results_files import write_rows as _write_rows
 from .online import learner_description, run
 
 __all__ = [
@@ -64,12 +74,12 @@ __all__ = [
     "paired_ttest",
     "mean_std",
     "METRICS",
+    "CURVES",
 ]
 
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
 TIE_RTOL = 1e-9  # scores this close (relative) are a tie: rounding, not the data, would decide them
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
-_CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
 
 def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
@@ -88,13 +98,21 @@ def order_seeds(n_orders, seed=0) -> list[int]:
     return [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_orders)]
 
 
-def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1):
+def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1, curves=False):
     trace = run(make_learner(), M, y, order=order, seed=seed, n_classes=n_classes, blas_threads=blas_threads)
     row = {"error_rate": trace.error_rate, "n_queried": trace.n_queried, "time": trace.time}
     if "binary_predictions" in trace.records:
         row["binary_error_rate"] = trace.binary_error_rate
         row["binary_n_queried"] = trace.binary_n_queried
-    return row
+    if not curves:
+        return row
+    arrays = {"mistakes": trace.mistakes, "queried": trace.queried, "elapsed": trace.elapsed}
+    if "binary_predictions" in trace.records:
+        bp, bq = trace.records["binary_predictions"], trace.records["binary_queried"]  # (T, K) each
+        target = np.where(trace.labels[:, None] == np.arange(bp.shape[1]), 1, -1)
+        arrays["binary_mistakes"] = (bp != target).sum(axis=1)
+        arrays["binary_queried"] = bq.sum(axis=1)
+    return row, {k: np.asarray(v, dtype=CURVES[k]) for k, v in arrays.items()}
 
 
 LIBRARY_ROOT = Path(__file__).parent
@@ -203,28 +221,9 @@ def learner_key(learner) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _digest(*arrays_and_text) -> str:
-    h = hashlib.sha256()
-    for a in arrays_and_text:
-        if isinstance(a, str):
-            h.update(a.encode())
-        else:
-            a = np.ascontiguousarray(a)
-            h.update(str((a.dtype.str, a.shape)).encode())
-            h.update(a.tobytes())
-    return h.hexdigest()
-
-
-def _cached_rows_problem(rows, n_orders):
-    """What is wrong with cached ``rows`` for ``n_orders`` orders (one row per order, finite metrics), or None."""
-    if not isinstance(rows, list) or len(rows) != n_orders:
-        return f"holds {len(rows) if isinstance(rows, list) else 'no list of'} rows for {n_orders} orders"
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not {"error_rate", "n_queried", "time"} <= row.keys():
-            return f"has a row {i} without error_rate, n_queried and time"
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in row.values()):
-            return f"has a row {i} with a value that is not a finite number"
-    return None
+#: True while :func:`tune` looks its grid up in the cache: :func:`evaluate` then returns None for a
+#: configuration not cached instead of running it.
+_LOOKUP_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("lookup_only", default=False)
 
 
 def evaluate(
@@ -241,7 +240,9 @@ def evaluate(
     cache=True,
     cache_dir=None,
     progress=False,
-) -> pd.DataFrame:
+    curves=False,
+    keep_curves=False,
+):
     """Run a learner on every order; one row per order.
 
     Parameters
@@ -270,11 +271,24 @@ def evaluate(
         the seeds. If the folder cannot be written, warn and return the result.
     cache_dir : path, optional
         Default ``paths.cache_dir()/results``.
+    curves : bool
+        Also keep every pass's per-round arrays (:data:`CURVES`: mistakes,
+        queries, elapsed time, and for one-vs-rest learners the binary
+        mistakes and queries per round) in the cache beside the rows, and
+        return them: a notebook that draws the curves of passes another one
+        ran (gu2013 Fig. 2, yang2016 Fig. 1) reads them instead of replaying
+        the passes. Rows cached without curves are recomputed once.
+    keep_curves : bool
+        Keep the per-round arrays of the passes that run (for a later
+        ``curves=True``) and return the frame alone; rows already cached are
+        returned as they are, without running their passes for the curves.
 
     Returns
     -------
     DataFrame with columns ``method, order, error_rate, n_queried, time`` (and
-    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners).
+    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners); with
+    ``curves``, the pair ``(frame, arrays)``, ``arrays[name]`` of shape
+    ``(n_orders, T)``.
     """
     from joblib import delayed
 
@@ -323,15 +337,26 @@ def evaluate(
                     if problem is None:
                         if not sealed:
                             _write_rows(path, name, stored["rows"], method)
-                        return _frame(stored["rows"], method)
-                    warnings.warn(
-                        f"results cache {path} {problem}: recomputing {method}", RuntimeWarning, stacklevel=2
-                    )
+                        if not curves:  # with keep_curves too: only passes that run keep curves
+                            return _frame(stored["rows"], method)
+                        arrays = _read_curves(path, orders.shape)
+                        if arrays is not None:
+                            return _frame(stored["rows"], method), arrays
+                        # rows without their curves: the passes run again, once, for them
+                    else:
+                        warnings.warn(
+                            f"results cache {path} {problem}: recomputing {method}",
+                            RuntimeWarning,
+                            stacklevel=2,
+                        )
             except (OSError, ValueError, KeyError, TypeError):
                 pass  # unreadable or corrupted: recompute and overwrite
 
+    if _LOOKUP_ONLY.get():
+        return None  # inside tune's look-up of the cache: nothing cached, nothing run
     jobs = [
-        delayed(_one_pass)(make_learner, M, y, o, s, n_classes) for o, s in zip(orders, seeds, strict=True)
+        delayed(_one_pass)(make_learner, M, y, o, s, n_classes, curves=curves or keep_curves)
+        for o, s in zip(orders, seeds, strict=True)
     ]
     if n_jobs == 1 or len(orders) <= 1:
         rows = [f(*a, **k) for f, a, k in _progress(jobs, progress, method, len(jobs))]
@@ -339,10 +364,14 @@ def evaluate(
         rows = _threaded(jobs, n_jobs, progress=(method if progress else None))
     else:
         rows = _parallel(jobs, n_jobs, backend, progress=(method if progress else None))
-
+    if curves or keep_curves:
+        rows, per_pass = [r for r, _ in rows], [a for _, a in rows]
+        arrays = {k: np.stack([a[k] for a in per_pass]) for k in per_pass[0]} if per_pass else {}
+        if path is not None:
+            _write_curves(path, arrays)
     if path is not None:
         _write_rows(path, name, rows, method)
-    return _frame(rows, method)
+    return (_frame(rows, method), arrays) if curves else _frame(rows, method)
 
 
 def sweep(
@@ -359,6 +388,7 @@ def sweep(
     cache=True,
     cache_dir=None,
     progress=False,
+    keep_curves=False,
 ) -> pd.DataFrame:
     """Run a learner over a grid of settings on every graph and order: one tidy row per run (gu2013 Sec. 6.3).
 
@@ -389,6 +419,9 @@ def sweep(
         Metric columns to keep (default: all that :func:`evaluate` returns).
     seed, n_classes, n_jobs, backend, cache, cache_dir, progress
         As in :func:`evaluate`.
+    keep_curves : bool
+        Keep the per-round arrays of the passes that run in the cache too (as in :func:`evaluate`), for
+        a later ``evaluate(..., curves=True)`` of the same configuration; the frame returned is the same.
 
     Returns
     -------
@@ -461,6 +494,7 @@ def sweep(
                 cache=cache,
                 cache_dir=cache_dir,
                 progress=progress,
+                keep_curves=keep_curves,
             )
             measured = [m for m in METRICS if m in df.columns]
             if wanted is not None and (absent := [m for m in wanted if m not in df.columns]):
@@ -533,27 +567,6 @@ def _grid_points(grid) -> list[dict]:
     return [
         dict(zip(names, vals, strict=True)) for vals in itertools.product(*(list(grid[k]) for k in names))
     ]
-
-
-def _rows_checksum(rows) -> str:
-    """SHA-256 of the cached rows as canonical JSON (floats round-trip through JSON exactly)."""
-    return hashlib.sha256(json.dumps(rows, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def _write_rows(path, name, rows, method):
-    """Store ``rows`` with their checksum (a cache edited by hand is refused and recomputed); warn if unwritable."""
-    try:
-        with atomic_write(path) as fh:
-            json.dump(
-                {"version": _CACHE_VERSION, "learner": name, "rows": rows, "checksum": _rows_checksum(rows)},
-                fh,
-            )
-    except OSError as exc:
-        warnings.warn(
-            f"results of {method} not cached: cannot write {path} ({exc}); returning them anyway",
-            RuntimeWarning,
-            stacklevel=3,
-        )
 
 
 def _progress(items, show, desc, total):
@@ -739,14 +752,25 @@ def tune(
     order = np.asarray(order)[None, :]
 
     def one(p):
-        return evaluate(
+        df = evaluate(
             partial(make_learner, **p), M, y, order, seed=seed, n_classes=n_classes, n_jobs=1, cache=cache
-        ).iloc[0]
+        )
+        return None if df is None else df.iloc[0]
 
-    if n_jobs == 1:
-        rows = [one(p) for p in points]
+    rows = [None] * len(points)
+    if cache:  # the cached points are read here: worker processes start only for the others
+        token = _LOOKUP_ONLY.set(True)
+        try:
+            rows = [one(p) for p in points]
+        finally:
+            _LOOKUP_ONLY.reset(token)
+    todo = [i for i, r in enumerate(rows) if r is None]
+    if n_jobs == 1 or len(todo) <= 1:
+        done = [one(points[i]) for i in todo]
     else:
-        rows = _parallel((delayed(one)(p) for p in points), n_jobs, backend)
+        done = _parallel((delayed(one)(points[i]) for i in todo), n_jobs, backend)
+    for i, r in zip(todo, done, strict=True):
+        rows[i] = r
     table = pd.DataFrame(
         [{**p, **{m: r[m] for m in METRICS if m in r}} for p, r in zip(points, rows, strict=True)]
     )

@@ -109,7 +109,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,6 +149,7 @@ __all__ = [
     "any_basis",
     "canonical_basis",
     "spectral_embedding",
+    "nested_embeddings",
     "add_bias",
     "graph_hash",
     "weight_scale",
@@ -586,6 +587,52 @@ def spectral_embedding(
     if path is not None:
         _write_cache(path, key, vals, vecs, split)
     return SpectralEmbedding(vals, vecs, method, info)
+
+
+def nested_embeddings(
+    S: Adjacency,
+    ranks: Iterable[int],
+    *,
+    direct: Iterable[int] = (),
+    **kwargs: Any,
+) -> dict[int, SpectralEmbedding]:
+    """The embeddings of several ranks from one solve at the largest (gu2013 Fig. 1, yang2016 Fig. 3).
+
+    Rank ``d`` is the first ``d`` pairs of the largest rank's embedding when ``σ_d < σ_{d+1}`` (by the
+    tie rule of :meth:`SpectralEmbedding.split_at`): the same eigenspaces in the same canonical basis as a
+    solve at ``d`` (:func:`canonical_basis` works eigenvalue run by run), equal to rounding. A rank that
+    cuts a repeated eigenvalue, and every rank in ``direct`` (e.g. one that other computations solve on
+    their own, so that their features and cached results are bit-identical), is solved by
+    :func:`spectral_embedding`; so is the largest, with ``kwargs`` (``method``, ``cache``, ...).
+
+    Returns
+    -------
+    dict
+        ``{d: SpectralEmbedding}`` in the order of ``ranks``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        No rank, a rank that is not an integer, or any error of :func:`spectral_embedding`.
+    """
+    wanted = list(ranks)
+    if not wanted:
+        raise ValueError("ranks is empty: give at least one rank d")
+    if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in wanted):
+        raise TypeError(f"ranks must be integers, got {wanted}")
+    if min(wanted) < 1:
+        raise ValueError(f"every rank d must be at least 1, got {min(wanted)}")
+    keep = {int(d) for d in direct}
+    top = spectral_embedding(S, max(wanted), **kwargs)
+    out = {}
+    for d in map(int, wanted):
+        if d == top.d:
+            out[d] = top
+        elif d in keep or top.split_at(d) is not None:
+            out[d] = spectral_embedding(S, d, **kwargs)
+        else:
+            out[d] = top.truncate(d)
+    return out
 
 
 def _solve(L, d, method, seed, tol, slack, scale=1.0):

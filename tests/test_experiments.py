@@ -309,7 +309,9 @@ def test_unwritable_cache_warns_and_returns_the_result(karate, tmp_path, monkeyp
     def read_only(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(ex, "atomic_write", read_only)
+    from graphsel_lib import _results_files  # the files of the results cache
+
+    monkeypatch.setattr(_results_files, "atomic_write", read_only)
     with pytest.warns(RuntimeWarning, match="not cached"):
         denied = ex.evaluate(make, *karate, orders, n_jobs=1, cache_dir=tmp_path / "ro")
     pd.testing.assert_frame_equal(truth.drop(columns="time"), denied.drop(columns="time"))
@@ -706,3 +708,104 @@ def test_sweep_over_a_list_of_grids_runs_each_method_on_its_own_grid(karate):
     orders = ex.random_orders(len(y), 2)
     bbq = ex.evaluate(partial(gs.online.BBQ, kappa=0.5), M, y, orders, n_jobs=1, cache=False)
     np.testing.assert_array_equal(df.n_queried[4:], bbq.n_queried)
+
+
+def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monkeypatch):
+    """``curves=True``: each order's per-round arrays (those of ``run``), kept in the cache beside the rows."""
+    M, y = karate
+    orders = ex.random_orders(len(y), 3, seed=2)
+    make = partial(OneVsRest, partial(SSLGC, mu=0.1, kappa=0.4))
+    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert set(arrays) == set(ex.CURVES) and all(a.shape == orders.shape for a in arrays.values())
+    for k, (o, s) in enumerate(zip(orders, ex.order_seeds(3, 0), strict=True)):
+        tr = gs.online.run(make(), M, y, order=o, seed=s)
+        np.testing.assert_array_equal(arrays["mistakes"][k], tr.mistakes)
+        np.testing.assert_array_equal(arrays["queried"][k], tr.queried)
+        target = np.where(tr.labels[:, None] == np.arange(tr.records["binary_predictions"].shape[1]), 1, -1)
+        np.testing.assert_array_equal(
+            arrays["binary_mistakes"][k], (tr.records["binary_predictions"] != target).sum(axis=1)
+        )
+        np.testing.assert_array_equal(arrays["binary_queried"][k], tr.records["binary_queried"].sum(axis=1))
+    assert np.all(np.diff(arrays["elapsed"], axis=1) >= 0)
+    np.testing.assert_allclose(arrays["elapsed"][:, -1], df.time)  # the time of a pass is its last round's
+    K = int(y.max()) + 1
+    np.testing.assert_allclose(arrays["binary_mistakes"].mean(axis=1) / K, df.binary_error_rate)
+    np.testing.assert_allclose(arrays["binary_queried"].sum(axis=1) / K, df.binary_n_queried)
+    plain = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)  # the rows, from the cache
+    pd.testing.assert_frame_equal(plain, df)
+
+    # a second call reads both from the cache: no pass runs
+    monkeypatch.setattr(ex, "_one_pass", lambda *a, **k: pytest.fail("a pass ran despite the cache"))
+    again, cached = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    pd.testing.assert_frame_equal(again, df)
+    assert all(np.array_equal(cached[k], arrays[k]) and cached[k].dtype == arrays[k].dtype for k in arrays)
+
+
+def test_sweep_keeps_curves_and_rows_cached_without_them_run_once_for_them(karate, tmp_path, monkeypatch):
+    M, y = karate
+    orders = ex.random_orders(len(y), 2, seed=3)
+    make = partial(OneVsRest, GPA)
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)  # rows only
+    calls = []
+    real_pass = ex._one_pass
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("curves"))
+        return real_pass(*args, **kwargs)
+
+    monkeypatch.setattr(ex, "_one_pass", counted)
+    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert calls == [True, True]  # the rows had no curves: the passes ran again, once
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert len(calls) == 2
+    # a damaged curves file is recomputed, not trusted
+    (side,) = tmp_path.glob("*.curves.npz")
+    side.write_bytes(side.read_bytes()[:100])
+    _, again = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    assert len(calls) == 4 and np.array_equal(again["mistakes"], arrays["mistakes"])
+    # sweep(curves=True) stores them for a later evaluate and returns the plain frame
+    other = tmp_path / "other"
+    out = ex.sweep(
+        lambda method: make(),
+        {"method": ["GPA"]},
+        {"g": (M, y)},
+        orders,
+        n_jobs=1,
+        cache_dir=other,
+        keep_curves=True,
+    )
+    cols = ["dataset", "method", "order", "error_rate", "binary_error_rate"]
+    pd.testing.assert_frame_equal(out[cols], df.assign(dataset="g", method="GPA")[cols])
+    _, stored = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=other, curves=True)
+    assert len(calls) == 6 and np.array_equal(stored["queried"], arrays["queried"])  # read, not run
+    # keep_curves: rows cached without curves are returned as they are, no pass runs for the curves
+    bare = tmp_path / "bare"
+    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=bare)
+    n = len(calls)
+    kept = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=bare, keep_curves=True)
+    assert len(calls) == n and isinstance(kept, pd.DataFrame) and not list(bare.glob("*.curves.npz"))
+
+
+def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(karate, tmp_path, monkeypatch):
+    """A grid already cached starts no worker process (each start costs seconds); the table is the same."""
+    M, y = karate
+    monkeypatch.setenv("GRAPHSEL_CACHE", str(tmp_path))
+    make, order = (lambda mu: OneVsRest(partial(OLLGC, mu=mu))), ex.tuning_order(len(y), 0)
+    first, fresh = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=1)
+    sent = []
+    real_parallel = ex._parallel
+
+    def spy(jobs, *args, **kwargs):
+        jobs = list(jobs)
+        sent.append(len(jobs))
+        return real_parallel(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(ex, "_parallel", spy)
+    best, table = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=2)
+    assert sent == [] and best == first
+    pd.testing.assert_frame_equal(table, fresh)
+    best, table = ex.tune(make, {"mu": [0.01, 0.1, 1.0, 10.0]}, M, y, order, n_jobs=2)
+    assert sent == [2]  # mu = 0.01 and 10 only
+    same = [c for c in fresh.columns if c not in ("chosen", "margin")]
+    pd.testing.assert_frame_equal(table.iloc[[1, 2]][same].reset_index(drop=True), fresh[same])
+    assert not ex._LOOKUP_ONLY.get()  # the look-up mode ends with the look-up

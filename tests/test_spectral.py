@@ -696,3 +696,55 @@ def test_no_cut_reported_when_sigma_d_is_above_the_next_eigenvalue():
     exact = np.linalg.eigvalsh(L.toarray())[1:6]
     assert S._split_at_cut(L, exact, {}) is None  # simple eigenvalues: no cut
     assert S._split_at_cut(L, exact + np.array([0, 0, 0, 0, 0.2]), {}) is None  # σ_5 past σ_7
+
+
+@pytest.mark.parametrize("method", ["dense", "shift-invert"])
+def test_nested_embeddings_equal_direct_solves(method):
+    """A prefix of the largest rank equals a solve at that rank (1e-10), with and without a cut repeated eigenvalue."""
+    from graphsel_lib.spectral import nested_embeddings
+
+    S = _pendant_graph()  # the eigenvalue 1 has 38 copies
+    w = np.linalg.eigvalsh(gs.laplacian(S).toarray())
+    first = int(np.searchsorted(w, 1.0 - 1e-6)) - 1  # index, among the non-zero pairs, of the first copy
+    cut, past, below = first + 9, first + 38, first  # cuts the run; just past it; just before it
+    ranks = [past + 20, below, cut, past, past + 5]
+    embs, caught = _splits(lambda: nested_embeddings(S, ranks, method=method, cache=False))
+    assert list(embs) == ranks and len(caught) == 1  # the one warning: the cut rank, solved on its own
+    assert embs[cut].info["split"][1:] == (9, 38)
+    for d in ranks:
+        one, _ = _splits(lambda d=d: gs.spectral_embedding(S, d, method=method, cache=False))
+        np.testing.assert_allclose(embs[d].eigenvalues, one.eigenvalues, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(embs[d].M, one.M, rtol=0, atol=1e-10)
+        assert embs[d].split_at(d) == one.info["split"]
+    # a prefix of a dense solve against a shift-invert solve at the rank: the same, to rounding
+    assert not np.shares_memory(embs[past].eigenvectors, embs[past + 20].eigenvectors)  # a copy, not a view
+    S2 = random_connected_graph(np.random.default_rng(3), 300, p=0.03)
+    top = nested_embeddings(S2, [4, 20], method="dense", cache=False)[4]
+    np.testing.assert_allclose(
+        top.M, gs.spectral_embedding(S2, 4, method="shift-invert", cache=False).M, atol=1e-10
+    )
+
+
+def test_nested_embeddings_direct_ranks_and_the_cache(tmp_path):
+    """Ranks in ``direct`` are solved (and cached) on their own; prefixes are not written to the cache."""
+    from graphsel_lib.spectral import nested_embeddings
+
+    S = random_connected_graph(np.random.default_rng(4), 200, p=0.05)
+    embs = nested_embeddings(S, [10, 5, 2], direct=[5], cache_dir=tmp_path)
+    assert sorted(int(f.name.split("_d")[1].split("_")[0]) for f in tmp_path.glob("*.npz")) == [5, 10]
+    np.testing.assert_array_equal(embs[5].M, gs.spectral_embedding(S, 5, cache_dir=tmp_path).M)
+    np.testing.assert_array_equal(embs[2].eigenvalues, embs[10].eigenvalues[:2])
+
+
+def test_nested_embeddings_rejects_bad_ranks():
+    from graphsel_lib.spectral import nested_embeddings
+
+    S = _cycle(10)
+    with pytest.raises(ValueError, match="ranks is empty"):
+        nested_embeddings(S, [])
+    with pytest.raises(TypeError, match="integers"):
+        nested_embeddings(S, [2, 3.0])
+    with pytest.raises(ValueError, match="at least 1"):
+        nested_embeddings(S, [0, 4], cache=False)
+    with pytest.raises(ValueError, match="1..n-1"):
+        nested_embeddings(S, [2, 10], cache=False)

@@ -13,7 +13,6 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading, Span
-from graphsel_lib.online import run
 from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
@@ -29,26 +28,31 @@ from .texts import reading
 _FIG2_PAPER = (("PubMed", "pubmed"), ("IMDB", STAND_IN))
 
 
-def _curves(method, mu, X, y, order, run_seed):
-    """The cumulative curves of one pass (Fig. 2): mean binary and multiclass error, both query counts, time."""
-    tr = run(make_ovr(method, mu), X, y, order=order, seed=run_seed, blas_threads=None)
-    K = tr.records["binary_predictions"].shape[1]
-    target = np.where(tr.labels[:, None] == np.arange(K), 1, -1)
-    rounds = np.arange(1, tr.n_rounds + 1)
-    binary_mistakes = (tr.records["binary_predictions"] != target).mean(axis=1)
-    return {
-        "binary error": np.cumsum(binary_mistakes) / rounds,
-        "multiclass error": tr.cumulative("mistakes") / rounds,
-        "queried (mean/learner)": tr.records["binary_queried"].sum(axis=1).cumsum() / K,
-        "queried (any learner)": tr.cumulative("queried"),
-        "time": tr.elapsed,
-        "final": {
-            "binary_error_rate": tr.binary_error_rate,
-            "error_rate": tr.error_rate,
-            "binary_n_queried": tr.binary_n_queried,
-            "n_queried": tr.n_queried,
-        },
+#: Each curve of :func:`_curves` and the metric of ``ex.evaluate`` its last point equals.
+_ENDS = {
+    "binary error": "binary_error_rate",
+    "multiclass error": "error_rate",
+    "queried (mean/learner)": "binary_n_queried",
+    "queried (any learner)": "n_queried",
+}
+
+
+def _curves(per_round, rows, K):
+    """The mean cumulative curves of the passes (Fig. 2): binary and multiclass error, both query counts, time.
+
+    ``per_round``: the arrays of ``ex.evaluate(..., curves=True)``, one row per order; ``rows`` its frame.
+    """
+    rounds = np.arange(1, per_round["mistakes"].shape[1] + 1)
+    curves = {
+        "binary error": np.cumsum(per_round["binary_mistakes"] / K, axis=1) / rounds,
+        "multiclass error": np.cumsum(per_round["mistakes"], axis=1) / rounds,
+        "queried (mean/learner)": np.cumsum(per_round["binary_queried"], axis=1) / K,
+        "queried (any learner)": np.cumsum(per_round["queried"], axis=1),
+        "time": per_round["elapsed"],
     }
+    for key, last in _ENDS.items():  # the curves end at the rows of the same passes
+        assert np.allclose(curves[key][:, -1], rows[last]), key
+    return {k: np.mean(v, axis=0) for k, v in curves.items()}
 
 
 def _first_round_below_for_good(a, b):
@@ -209,11 +213,10 @@ class Fig2(Result):
 def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
     """gu2013 Fig. 2 (Sec. 6.5): cumulative error, queries and time along the rounds, headline reading.
 
-    Order k runs with ``ex.order_seeds(n_orders, seed)[k]`` exactly as ``ex.evaluate`` does, so the end
-    points equal the cached runs of the same orders (asserted).
+    The curves are the per-round arrays of Table 2's passes (``ex.evaluate(..., curves=True)``: read from
+    the results cache where notebook 20 kept them, else run once); they end at the rows of the same passes
+    (asserted).
     """
-    from joblib import Parallel, delayed
-
     p = protocol(profile)
     mean_curves, finals, mus, graphs = {}, [], {}, {}
     t_runs = time.perf_counter()
@@ -222,7 +225,6 @@ def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
         graphs[name] = g
         X = features(g, p.d)
         orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        seeds = ex.order_seeds(p.n_orders, seed)
         for method in METHODS:
             mu = None
             if method != "GPA":
@@ -230,20 +232,12 @@ def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
                 if verbose:
                     print(f"{name} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
             mus[name, method] = mu
-            # threads: the passes run compiled, without the GIL (no BLAS limit to race on)
-            passes = Parallel(n_jobs=N_JOBS, prefer="threads")(
-                delayed(_curves)(method, mu, X, g.labels, o, s) for o, s in zip(orders, seeds, strict=True)
-            )
-            mean_curves[name, method] = {
-                k: np.mean([q[k] for q in passes], axis=0) for k in passes[0] if k != "final"
-            }
-            # the same orders through the experiment engine (cached): the end points must agree
-            ref = ex.evaluate(
-                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )
-            for key in ("binary_error_rate", "error_rate", "binary_n_queried", "n_queried"):
-                assert np.allclose([q["final"][key] for q in passes], ref[key]), (name, method, key)
-            c = mean_curves[name, method]
+            # Table 2's passes (notebook 20 keeps their per-round arrays in the results cache)
+            ref, per_round = ex.evaluate(
+                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS,
+                curves=True,
+            )  # fmt: skip
+            c = mean_curves[name, method] = _curves(per_round, ref, g.n_classes)
             assert np.isclose(c["binary error"][-1], ref.binary_error_rate.mean())
             assert np.isclose(c["queried (mean/learner)"][-1], ref.binary_n_queried.mean())
             assert np.all(np.diff(c["time"]) >= 0) and np.all(np.diff(c["queried (any learner)"]) >= 0)

@@ -437,6 +437,7 @@ def table2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table2
             ex.random_orders(g.n_nodes, p.n_orders, seed),
             seed=seed,
             n_jobs=N_JOBS,
+            keep_curves=True,  # kept for Fig. 2's cumulative curves (notebook 22), which would replay the passes
         )
         keys = zip(df.dataset, df.method, df.bias, df.definition, strict=True)
         mu = [mus.get(mu_key(n, m, bias=b, definition=d)) for n, m, b, d in keys]

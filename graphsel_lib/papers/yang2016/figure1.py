@@ -21,7 +21,7 @@ from graphsel_lib.papers.common import (
 )
 
 from .paper_numbers import LABEL, SHOWN
-from .protocols import Protocol, _one_pass, _setting, features, methods, protocol, tuned_params
+from .protocols import Protocol, _setting, features, methods, protocol, tuned_params
 from .texts import reading
 
 
@@ -109,11 +109,10 @@ class Fig1(Result):
 def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
     """yang2016 Fig. 1 (Sec. V-B): cumulative error and #queried along the rounds, headline setting, tuned.
 
-    Order k runs with ``ex.order_seeds(n_orders, seed)[k]`` exactly as ``ex.evaluate`` does, so the last
-    point of each curve is Table I's number for that order (asserted against the cached runs).
+    The curves are the per-round arrays of Table I's passes (``ex.evaluate(..., curves=True)``: read from
+    the results cache where notebook 30 kept them, else run once); the last point of each curve is Table I's
+    number for that order (asserted).
     """
-    from joblib import Parallel, delayed
-
     p = protocol(profile)
     curves, params_used = {}, []
     t_runs = time.perf_counter()
@@ -121,19 +120,15 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
         g = gs.load_dataset(name)
         X = features(g, p.d)
         orders = ex.random_orders(g.n_nodes, p.n_orders, seed)
-        seeds = ex.order_seeds(p.n_orders, seed)
         for method, (make, _) in methods(p).items():
             prm = tuned_params(method, X, g, p, seed, verbose)
             mk = partial(make, **prm)
-            # threads: the passes run compiled, without the GIL (no BLAS limit to race on)
-            out = Parallel(n_jobs=N_JOBS, prefer="threads")(
-                delayed(_one_pass)(mk, X, g.labels, o, s) for o, s in zip(orders, seeds, strict=True)
+            # Table I's passes (notebook 30 keeps their per-round arrays in the results cache)
+            ref, per_round = ex.evaluate(
+                mk, X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS, curves=True
             )
-            cm = np.stack([a for a, _ in out])  # (orders, T) cumulative mistakes
-            cq = np.stack([b for _, b in out])  # (orders, T) cumulative queries
-            ref = ex.evaluate(
-                mk, X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
-            )  # Table I's runs
+            cm = np.cumsum(per_round["mistakes"], axis=1, dtype=np.int32)  # (orders, T) cumulative mistakes
+            cq = np.cumsum(per_round["queried"], axis=1, dtype=np.int32)  # (orders, T) cumulative queries
             assert np.allclose(cm[:, -1] / g.n_nodes, ref.error_rate.to_numpy())
             assert np.array_equal(cq[:, -1], ref.n_queried.to_numpy())
             curves[(name, method)] = (cm, cq)

@@ -136,8 +136,3 @@ def check_rls_identity(profile: str = "full", seed: int = 0) -> str:
         f"DGS {c.error_rate:.4f} (queried {c.n_queried}/{g0.n_nodes}), "
         f"predictions differ from RLS on {np.mean(a.predictions != c.predictions):.2%} of rounds"
     )
-
-
-def _one_pass(make, X, y, order, s):
-    tr = run(make(), X, y, order=order, seed=s, blas_threads=None)
-    return np.cumsum(tr.mistakes).astype(np.int32), np.cumsum(tr.queried).astype(np.int32)

@@ -470,6 +470,7 @@ def table1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Table1
             ex.random_orders(g.n_nodes, p.n_orders, seed),
             seed=seed,
             n_jobs=N_JOBS,
+            keep_curves=True,  # kept for Fig. 1's cumulative curves (notebook 31), which would replay the passes
         )
         keys = zip(df.dataset, df.method, df.bias, strict=True)
         runs.append(df.assign(setting=[_setting(params[tuned_key(n, m, bias=b)]) for n, m, b in keys]))
