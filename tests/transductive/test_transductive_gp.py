@@ -555,14 +555,14 @@ def test_newton_cg_counts_do_not_move_with_the_blas_thread_count():
 
 def test_cg_truncation_is_the_model_decrease_test():
     """The CG stop is Nash and Sofer's test on the quadratic model over CG_WINDOW iterations, not the residual."""
-    from graphsel_lib.transductive.gp import CG_WINDOW, DECISION_BAND, _steihaug_cg
+    from graphsel_lib.transductive._truncated_cg import CG_WINDOW, DECISION_BAND, steihaug_cg
 
     rng = np.random.default_rng(0)
     B = rng.normal(size=(40, 40))
     H = B @ B.T + np.diag(np.linspace(0.01, 10, 40))
     g = rng.normal(size=40)
     for forcing in (0.5, 0.05, 1e-3):
-        d, it, neg = _steihaug_cg(lambda v: H @ v, g, np.ones(40), 40, forcing)
+        d, it, neg = steihaug_cg(lambda v: H @ v, g, np.ones(40), 40, forcing)
         assert not neg and CG_WINDOW <= it < 40
         # replay: the model values of CG's first i iterates (the minimisers of m on the Krylov spaces)
         model = [0.0]
