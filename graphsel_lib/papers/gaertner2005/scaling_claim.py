@@ -241,6 +241,7 @@ class Scaling(Result):
         claims = dict(
             smoke=p.smoke,
             iid_faster=bool(speed > 1),
+            iid_fewer_newton=bool(gp_iid["newton steps"].iloc[-1] < gp["newton steps"].iloc[-1]),
             # time grows < sqrt(m) over the first two sizes
             overhead=all(
                 flat.loc[m].iloc[1] / flat.loc[m].iloc[0] < (sizes[1] / sizes[0]) ** 0.5 for m in solvers
