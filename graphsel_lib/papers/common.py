@@ -137,6 +137,20 @@ def judge_at_budget(at, tolerance, published_std, own_ratio=None):
     return out
 
 
+def _published_markers(ax, x, y, marker, color, *, markersize, **kwargs):
+    """Draw published numbers beside ours on ``ax``: open markers of ``marker``, ``color``, no line (``kwargs``: e.g. ``label``)."""
+    return ax.plot(
+        x,
+        y,
+        marker=marker,
+        color=color,
+        markerfacecolor="none",
+        markersize=markersize,
+        linestyle="none",
+        **kwargs,
+    )
+
+
 def bias_variants(M, b, labels):
     """``data(bias)`` for :func:`~graphsel_lib.experiments.sweep`: the spectral features without
     (``bias=False``) or with the constant feature ``b`` (``add_bias``; gu2013 Sec. 4.2, yang2016 Sec. V-A),

@@ -13,7 +13,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading
-from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
+from graphsel_lib.papers.common import N_JOBS, Result, _published_markers, at_rank, table_field
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
 from .protocols import Protocol, mu_key, protocol, tuned_mu, tuned_ovr
@@ -306,16 +306,7 @@ def draw_fig1(res: Fig1):
             p_err, _, p_time = published("Cora", method)
             pst = plotting.algorithm_style(method, published=True)
             for ax, v, lab in ((ax1, p_err, f"{method}, gu2013 Table 2"), (ax2, p_time, None)):
-                ax.plot(
-                    [100],
-                    [v],
-                    marker=pst["marker"],
-                    color=pst["color"],
-                    markerfacecolor="none",
-                    markersize=8,
-                    linestyle="none",
-                    label=lab,
-                )
+                _published_markers(ax, [100], [v], pst["marker"], pst["color"], markersize=8, label=lab)
     ax1.set_xlabel("rank $d$")
     ax1.set_ylabel("error rate (mean binary, bias)")
     ax1.set_title("(a) error rate, Cora")

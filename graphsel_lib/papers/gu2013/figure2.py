@@ -17,6 +17,7 @@ from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
     Result,
+    _published_markers,
     table_field,
 )
 
@@ -351,15 +352,7 @@ def draw_fig2(res: Fig2):
             axes[2, j].plot(t, c["time"], **line, marker=st["marker"], markevery=every, label=method)
             if method in paper:
                 for i, v in enumerate(paper[method]):
-                    axes[i, j].plot(
-                        [t[-1]],
-                        [v],
-                        marker=st["marker"],
-                        color=st["color"],
-                        markerfacecolor="none",
-                        markersize=8,
-                        linestyle="none",
-                    )
+                    _published_markers(axes[i, j], [t[-1]], [v], st["marker"], st["color"], markersize=8)
         axes[0, j].set_title(f"{name} (IMDB stand-in)" if name == STAND_IN else name)
         axes[0, j].set_ylim(err_axes[name]["axis low"], err_axes[name]["axis high"])
         for i in range(3):  # every panel gets its own x label and tick labels

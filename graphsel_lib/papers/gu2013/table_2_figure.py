@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graphsel_lib.collection import plotting
-from graphsel_lib.papers.common import STAND_IN
+from graphsel_lib.papers.common import STAND_IN, _published_markers
 
 from .paper_numbers import METHODS, PAPER_NAME, PUBLISHED
 from .table_2 import Table2
@@ -108,15 +108,7 @@ def draw_table2(res: Table2):
         ours = [res.target(n, method).time_mean for n in names]
         ax_t.plot(xs, ours, marker=st["marker"], color=st["color"], linestyle="none")
         paper = [published_by[(PAPER_NAME[n], method)].time if n != STAND_IN else np.nan for n in names]
-        ax_t.plot(
-            xs,
-            paper,
-            marker=st["marker"],
-            color=st["color"],
-            markerfacecolor="none",
-            markersize=7,
-            linestyle="none",
-        )
+        _published_markers(ax_t, xs, paper, st["marker"], st["color"], markersize=7)
     ax_t.set_yscale("log")
     fastest = min(res.target(n, m).time_mean for n in names for m in METHODS)
     ax_t.set_ylim(min(4e-3, fastest / 2), 200)  # every point visible, however fast a pass of ours

@@ -18,6 +18,7 @@ from graphsel_lib.papers.common import (
     N_JOBS,
     STAND_IN,
     Result,
+    _published_markers,
     table_field,
 )
 
@@ -316,8 +317,9 @@ def draw_fig2(res: Fig2):
                     )
                 if name != STAND_IN and (PAPER_NAME[name], method) in _pub_error().index:
                     pe, pq = published(PAPER_NAME[name], method)
-                    ax.plot(pq / res.graphs[name].n_nodes, pe, marker=st["marker"], color="black",
-                            markerfacecolor="none", linestyle="none", ms=6)  # fmt: skip
+                    _published_markers(
+                        ax, pq / res.graphs[name].n_nodes, pe, st["marker"], "black", markersize=6
+                    )
             ax.set_xscale("log")
             ax.set_xlabel("query ratio")
         axes[0, j].set_title(SHOWN[name] + ("\n(IMDB stand-in)" if name == STAND_IN else ""))
