@@ -124,7 +124,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import expit
 
 from .. import graph as _graph
 from .._validation import (
@@ -136,6 +135,11 @@ from .._validation import (
     check_probability,
     renamed_parameter,
 )
+from ._balanced_dual import dual_coordinate_sweeps as _dual_coordinate_sweeps
+from ._balanced_dual import dual_newton as _dual_newton
+from ._balanced_dual import dual_residual as _dual_residual
+from ._balanced_dual import lse_rows as _lse_rows
+from ._balanced_dual import softmax_rows as _softmax
 from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
 from ._truncated_cg import DECISION_BAND
 from ._truncated_cg import steihaug_cg as _steihaug_cg
@@ -252,21 +256,6 @@ def _check_bounds(r_minus, r_plus, n_classes):
 
 
 # --------------------------------------------------------------------------- the q step (dual)
-def _lse_rows(Z):
-    """Row-wise ``log sum_j exp Z_ij`` (scipy's ``logsumexp`` is ~10x slower on (n, K))."""
-    m = Z.max(axis=1)
-    return m + np.log(np.exp(Z - m[:, None]).sum(axis=1))
-
-
-def _softmax(Z):
-    lse = _lse_rows(Z)
-    return np.exp(Z - lse[:, None]), lse
-
-
-def _dual_h(T, gamma, Rm, Rp):
-    return _lse_rows(T - gamma).sum() + np.sum(np.where(gamma >= 0, Rp * gamma, Rm * gamma))
-
-
 def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=200):
     """Closed-form balanced ``q`` (gaertner2005 Eq. 18) via its ``K`` dual variables.
 
@@ -332,116 +321,6 @@ def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=20
                 stacklevel=2,
             )
     return Q, gamma
-
-
-def _dual_residual(s, gamma, Rm, Rp):
-    pos, neg = gamma > 0, gamma < 0
-    target = np.where(pos, Rp, np.where(neg, Rm, np.clip(s, Rm, Rp)))
-    return s - target, target, pos, neg
-
-
-def _rho(gamma, Rm, Rp):
-    return np.sum(np.where(gamma >= 0, Rp * gamma, Rm * gamma))
-
-
-def _best_shift(gamma, h, u, Rm, Rp):
-    """Exact minimisation of ``h(gamma + c 1) = h(gamma) - u c + rho(gamma + c) - rho(gamma)`` over c.
-
-    The softmax is invariant to the shift, so only the piecewise-linear part
-    moves; its minimum is at a breakpoint ``c = -gamma_k`` (or ``c = 0``).
-    This removes the Hessian's null direction from the Newton iteration.
-    """
-    cands = np.concatenate([[0.0], -gamma])
-    vals = np.array([-u * c + _rho(gamma + c, Rm, Rp) for c in cands]) - _rho(gamma, Rm, Rp)
-    k = int(np.argmin(vals))
-    if vals[k] < -1e-15 * max(abs(h), 1.0):
-        c = cands[k]
-        new = gamma + c
-        new[np.isclose(new, 0.0, atol=1e-15)] = 0.0
-        if k > 0:
-            new[k - 1] = 0.0
-        return new, h + vals[k]
-    return gamma, h
-
-
-def _dual_newton(T, gamma, Rm, Rp, tol, max_iter):
-    """Projected Newton on the dual; returns ``(gamma, converged)``."""
-    K = T.shape[1]
-    h = _dual_h(T, gamma, Rm, Rp)
-    u = T.shape[0]
-    for _ in range(max_iter + 1):
-        gamma, h = _best_shift(gamma, h, u, Rm, Rp)
-        Q, _lse = _softmax(T - gamma)
-        s = Q.sum(axis=0)
-        resid, target, pos, neg = _dual_residual(s, gamma, Rm, Rp)
-        if np.max(np.abs(resid)) <= tol:
-            return gamma, True
-        free = pos | neg | (resid != 0)
-        # side of zero each free coordinate lives on (the projection keeps it there)
-        side = np.where(pos, 1.0, np.where(neg, -1.0, np.sign(resid)))
-        g = np.where(free, target - s, 0.0)  # gradient of h on the current piece
-        H = np.diag(s) - Q.T @ Q
-        F = np.flatnonzero(free)
-        d = np.zeros(K)
-        d[F] = -np.linalg.lstsq(H[np.ix_(F, F)], g[F], rcond=1e-13)[0]
-        if g @ d >= 0:  # not a descent direction: scaled gradient step
-            d = -g / np.maximum(np.diag(H), 1e-12)
-        alpha = 1.0
-        while alpha > 1e-14:
-            new = gamma + alpha * d
-            new = np.where(free & (side * new < 0), 0.0, new)
-            h_new = _dual_h(T, new, Rm, Rp)
-            if h_new <= h + 1e-4 * (g @ (new - gamma)) + 1e-15 * abs(h):
-                break
-            alpha *= 0.5
-        else:
-            return gamma, False
-        if np.array_equal(new, gamma):
-            return gamma, False
-        gamma, h = new, h_new
-    return gamma, False
-
-
-def _solve_column_total(w, R):
-    """Root ``x`` of ``sum_i sigmoid(-(x + w_i)) = R`` for ``0 < R < len(w)`` (decreasing in x)."""
-    lo, hi = -np.max(w) - 50.0, -np.min(w) + 50.0
-    while np.sum(expit(-(lo + w))) < R:
-        lo -= 50.0
-    while np.sum(expit(-(hi + w))) > R:
-        hi += 50.0
-    x = 0.5 * (lo + hi)
-    for _ in range(200):
-        p = expit(-(x + w))
-        f = np.sum(p) - R
-        if f > 0:
-            lo = x
-        else:
-            hi = x
-        if abs(f) <= 1e-13 * max(R, 1.0) or hi - lo <= 1e-15 * max(1.0, abs(x)):
-            break
-        dfdx = -np.sum(p * (1 - p))
-        x_new = x - f / dfdx if dfdx < 0 else 0.5 * (lo + hi)
-        x = x_new if lo < x_new < hi else 0.5 * (lo + hi)
-    return x
-
-
-def _dual_coordinate_sweeps(T, gamma, Rm, Rp, n_sweeps):
-    """Exact block-coordinate minimisation of the dual ``h``, one class at a time."""
-    gamma = gamma.copy()
-    u, K = T.shape
-    for _ in range(n_sweeps):
-        for j in range(K):
-            others = np.delete(np.arange(K), j)
-            Z = T[:, others] - gamma[others]
-            w = _lse_rows(Z) - T[:, j]  # s_j(x) = sum_i sigmoid(-(x + w_i))
-            s0 = np.sum(expit(-w))
-            if s0 > Rp[j] and Rp[j] < u:
-                gamma[j] = max(_solve_column_total(w, Rp[j]), 0.0)
-            elif s0 < Rm[j] and Rm[j] > 0:
-                gamma[j] = min(_solve_column_total(w, Rm[j]), 0.0)
-            else:
-                gamma[j] = 0.0
-    return gamma
 
 
 # --------------------------------------------------------------------------- the objective in t
