@@ -1,7 +1,8 @@
-"""The dual of the balanced ``q`` step of the transductive GP (gaertner2005 Eq. 18; :mod:`graphsel_lib.transductive.gp`).
+"""The dual of the balanced ``q`` step of the transductive GP (gaertner2005 Eq. 18; ``transductive.gp``).
 
-``h(gamma) = sum_{i in U} lse(t_i - gamma) + sum_j rho_j(gamma_j)`` over the ``K`` class offsets ``gamma``, minimised
-by projected Newton steps with exact coordinate sweeps as the fallback (the module docstring of ``gp`` derives it).
+``h(gamma) = sum_{i in U} lse(t_i - gamma) + sum_j rho_j(gamma_j)`` over the ``K`` class offsets
+``gamma``, minimised by projected Newton steps with exact coordinate sweeps as the fallback (the module
+docstring of :mod:`graphsel_lib.transductive.gp` derives it).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def _dual_h(T, gamma, Rm, Rp):
 
 
 def dual_residual(s, gamma, Rm, Rp):
-    """Optimality residual of the class totals ``s`` for ``gamma``: ``(s - target, target, gamma > 0, gamma < 0)``."""
+    """Optimality residual of the class totals ``s``: ``(s - target, target, gamma > 0, gamma < 0)``."""
     pos, neg = gamma > 0, gamma < 0
     target = np.where(pos, Rp, np.where(neg, Rm, np.clip(s, Rm, Rp)))
     return s - target, target, pos, neg

@@ -1,8 +1,9 @@
 """Naive EM on gaertner2005's variational bound ``J(t, q)`` (Eq. 10–13), without the balance constraint.
 
-Chapter 12 (§5b) compares it with the reduced objective that :func:`graphsel_lib.transductive.transductive_gp`
-minimises: :func:`variational_bound` is ``J``, :func:`gp_t_step` its ``t``-step and :func:`naive_em` the
-alternation. Exported by :mod:`graphsel_lib.transductive`.
+Chapter 12 (§5b) compares it with the reduced objective that
+:func:`graphsel_lib.transductive.transductive_gp` minimises: :func:`variational_bound` is ``J``,
+:func:`gp_t_step` its ``t``-step and :func:`naive_em` the alternation. Exported by
+:mod:`graphsel_lib.transductive`.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def variational_bound(
 
     >>> from graphsel_lib.transductive import gp_kernel_inverse
     >>> S = np.diag([1.0, 1.0, 1.0], 1); Kinv = gp_kernel_inverse(S + S.T, 0.5)
-    >>> print(round(variational_bound(Kinv, [0, -1, -1, 1], [0, 3], np.zeros((4, 2)), np.full((2, 2), 0.5)), 4))
+    >>> value = variational_bound(Kinv, [0, -1, -1, 1], [0, 3], np.zeros((4, 2)), np.full((2, 2), 0.5))
+    >>> print(round(value, 4))
     1.3863
     """
     t = np.asarray(t, dtype=np.float64)

@@ -250,10 +250,10 @@ def balance_epsilon(n_labelled: int, n_unlabelled: int, n_classes: int, delta: f
 
 @renamed_parameter("y_labeled", "y_labelled")
 def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[np.ndarray, np.ndarray]:
-    """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1] (Eq. 14).
+    """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1].
 
-    ``r-_j = p_emp(j) - eps``, ``r+_j = p_emp(j) + eps`` with ``p_emp`` the class frequencies on the labelled nodes
-    (gaertner2005 Eq. 14; ``eps`` e.g. from :func:`balance_epsilon`).
+    ``r-_j = p_emp(j) - eps``, ``r+_j = p_emp(j) + eps`` with ``p_emp`` the class frequencies on the
+    labelled nodes (gaertner2005 Eq. 14; ``eps`` e.g. from :func:`balance_epsilon`).
 
     Parameters
     ----------
@@ -493,7 +493,7 @@ def gp_objective(
     balance: tuple[ArrayLike, ArrayLike] | None = None,
     n_classes: int | None = None,
 ) -> tuple[float, np.ndarray, np.ndarray | None]:
-    """Value and gradient of ``phi(t) = min_{q in C} J(t, q)`` (gaertner2005 Eq. 12–14 and 7; for tests and notebooks).
+    """Value and gradient of ``phi(t) = min_{q in C} J(t, q)`` (gaertner2005 Eq. 7, 12–14).
 
     Parameters
     ----------
