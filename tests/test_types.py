@@ -1,10 +1,8 @@
 """The typed public API: every public function and method of the typed modules is annotated, and mypy passes.
 
-Typed so far: ``graph``, ``spectral`` (and the solvers of ``eigensolvers``), ``datasets``, ``active``; in
-``online`` the protocol (``run``, ``Trace``, the ``Learner`` protocol), the learner modules and ``Session``
-(not yet the compiled loops, ``push``, ``reference``); and in ``transductive`` every public name of the modules
-``llgc``, ``harmonic``, ``loohl`` and ``_common``, and ``transductive_gp``. Next: the rest of ``online`` and
-``transductive.gp``.
+Typed so far: ``graph``, ``spectral`` (and the solvers of ``eigensolvers``), ``datasets``, ``active``,
+``transductive``; in ``online`` the protocol (``run``, ``Trace``, the ``Learner`` protocol), the learner modules
+and ``Session`` (not yet the compiled loops, ``push``, ``reference``). Next: the rest of ``online``.
 """
 
 import importlib.util
@@ -48,15 +46,10 @@ TYPED = (
     relaxation,
     wta,
     session,
+    transductive,
 )
-#: Packages typed module by module: the package, and the modules whose names in the package's ``__all__`` are all
-#: annotated (mypy checks their files).
-TYPED_PARTS = ((transductive, ("llgc", "harmonic", "loohl", "_common")),)
 #: Public functions typed ahead of their modules (mypy checks their modules' files).
-TYPED_FUNCTIONS = (
-    transductive.transductive_gp,
-    eigensolvers.complement_probe,
-)
+TYPED_FUNCTIONS = (eigensolvers.complement_probe,)
 
 
 def _defined_in(obj, module):
@@ -103,20 +96,6 @@ def _is_annotated(func):
     )
 
 
-def _typed_parts():
-    """The modules of :data:`TYPED_PARTS`."""
-    return [sys.modules[f"{package.__name__}.{part}"] for package, parts in TYPED_PARTS for part in parts]
-
-
-@pytest.mark.parametrize("package, parts", TYPED_PARTS, ids=lambda p: getattr(p, "__name__", "parts"))
-def test_the_typed_parts_are_annotated(package, parts):
-    modules = {f"{package.__name__}.{part}" for part in parts}
-    found = [(name, func) for name, func in _public_callables(package) if func.__module__ in modules]
-    assert {func.__module__ for _, func in found} == modules  # the finder finds every part
-    missing = [name for name, func in found if not _is_annotated(func)]
-    assert not missing, f"{package.__name__}: public functions without full annotations: {missing}"
-
-
 @pytest.mark.parametrize("func", TYPED_FUNCTIONS, ids=lambda f: f.__name__)
 def test_the_typed_functions_are_annotated(func):
     assert _is_annotated(func), f"{func.__module__}.{func.__name__} is not fully annotated"
@@ -124,7 +103,7 @@ def test_the_typed_functions_are_annotated(func):
 
 def test_mypy_checks_the_typed_modules():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
-    typed = [*TYPED, *_typed_parts(), *(sys.modules[f.__module__] for f in TYPED_FUNCTIONS)]
+    typed = [*TYPED, *(sys.modules[f.__module__] for f in TYPED_FUNCTIONS)]
     assert config["files"] == [_source(m) for m in typed]
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (pip install -e '.[test]')")

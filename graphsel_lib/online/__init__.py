@@ -75,7 +75,8 @@ style in ``graphsel_lib.collection.plotting.ALGORITHM_STYLES`` is optional
 Compiled rounds are optional: for a rule the compiled multiclass loop
 does not know, also add one jitted round function and its one entry in
 ``multiclass_loop.RULES`` (its parameters, extra state arrays and records by
-name; the loop is built from the entry) and a ``compiled_rule(loop)`` method
+name; the loop is built from the entry, and the records are the ``info`` keys
+its compiled pass records besides ``score`` and ``v``) and a ``compiled_rule(loop)`` method
 to the class (with ``compiled_state`` / ``take_compiled_state`` handing over
 the extra state arrays by name if it keeps more than ``A^{-1}`` and ``W``);
 a learner without them runs its Python rounds.

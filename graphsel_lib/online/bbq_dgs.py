@@ -71,8 +71,6 @@ class BBQ(_OneHotRidge):
     ``info``: ``score`` (``W_{t-1}ᵀ m_t``), ``u``, ``v``, ``r``, ``threshold``.
     """
 
-    _compiled_keys = frozenset({"score", "v", "r", "threshold"})
-
     def __init__(self, *, gamma: float = 1.0, kappa: float = 0.4) -> None:
         self.kappa = check_positive(kappa, "kappa", allow_zero=True)
         self.gamma = check_positive(gamma, "gamma")
@@ -136,8 +134,6 @@ class BBQEps(_OneHotRidge):
     ``info``: ``score``, ``u``, ``v``, ``r``, ``s``, ``q``, ``bound``
     (``sqrt(2 ln(t(t+1)/(2δ)))``).
     """
-
-    _compiled_keys = frozenset({"score", "v", "r", "s", "q", "bound"})
 
     def __init__(self, *, gamma: float = 1.0, eps: float, delta: float = 0.1) -> None:
         self.eps = check_positive(eps, "eps")
@@ -208,8 +204,6 @@ class DGS(_OneHotRidge):
 
     ``info``: ``score`` (``p``), ``u``, ``v``, ``theta``, ``margin`` (``Δ̂_t``).
     """
-
-    _compiled_keys = frozenset({"score", "v", "theta", "margin"})
 
     def __init__(self, *, gamma: float = 1.0, delta: float = 0.1) -> None:
         self.delta = check_probability(delta, "delta", low_open=True, high_open=True)

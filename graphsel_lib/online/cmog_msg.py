@@ -187,7 +187,6 @@ class MSG(CMOG):
     and ``prob`` (the query probability, 1 when aggressive).
     """
 
-    _compiled_keys = frozenset({"score", "v", "r", "margin", "theta", "aggressive", "prob"})
     selective = True  # update reads wants_label's "aggressive": no query rule (MarginSampling) can wrap it
 
     def __init__(

@@ -161,10 +161,15 @@ class CompiledPass:
     ``compiled_state()`` (the loop's state record, built from its own state)
     and, if the loop updated copies, ``take_compiled_state(state)``; a
     learner with query coins returns their generator from ``compiled_coin()``.
-    ``_compiled_keys`` are the ``info`` keys the loop records.
+    ``_compiled_keys`` are the ``info`` keys the loop records (``_recorded_keys`` reads them; a learner whose
+    keys depend on its form overrides it).
     """
 
     _compiled_keys: frozenset[str] = frozenset({"score"})
+
+    def _recorded_keys(self, form: CompiledRule) -> frozenset[str]:
+        """The ``info`` keys the loop of ``form`` records: ``_compiled_keys``."""
+        return self._compiled_keys
 
     def compiled_form(self) -> CompiledRule | None:
         return None
@@ -198,7 +203,7 @@ class CompiledPass:
         the per-round methods leave it.
         """
         form = self.compiled_form()
-        if form is None or not set(keys) <= self._compiled_keys:
+        if form is None or not set(keys) <= self._recorded_keys(form):
             return None
         state = self.compiled_state()
         out = form.play(form.rule, state, self.compiled_coin(), X, order, y, keys, progress)

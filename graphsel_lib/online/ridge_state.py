@@ -139,12 +139,18 @@ class SharedRidge(CompiledPass, Params):
     the Python rounds. A learner with state beyond ``A^{-1}`` and ``W``
     (BBQ_ε's ``C``, DGS's Σ) extends :meth:`compiled_state` and
     :meth:`take_compiled_state` with those arrays in ``extra``, by the names
-    its rule's entry in ``multiclass_loop.RULES`` declares.
+    its rule's entry in ``multiclass_loop.RULES`` declares. The ``info`` keys
+    the pass records are ``score``, ``v`` and the records that entry declares.
     """
 
     multiclass = True
     gamma: float  # A_0 = γI, set by each learner's __init__
-    _compiled_keys = frozenset({"score", "v"})  # the info keys the compiled pass records
+    _compiled_keys = frozenset({"score", "v"})  # the info keys every rule's compiled pass records
+
+    def _recorded_keys(self, form: CompiledRule) -> frozenset[str]:
+        """``score``, ``v`` and the records of the form's rule (its entry in ``multiclass_loop.RULES``)."""
+        rule: Any = form.rule  # a multiclass_loop.MulticlassRule
+        return self._compiled_keys | frozenset(_multiclass_loop().RULES[rule.name].records)
 
     def compiled_form(self) -> CompiledRule | None:
         """The compiled rule of exactly this class, or None (another class, numba missing)."""

@@ -21,18 +21,16 @@ Dense, literal twins for testing live in :mod:`graphsel_lib.transductive.referen
 """
 
 from ._common import ConvergenceWarning, predict
+from ._gp_em import gp_t_step, naive_em, variational_bound
 from .gp import (
     balance_bounds,
     balance_epsilon,
     gp_hessp,
     gp_kernel_inverse,
     gp_objective,
-    gp_t_step,
     match_class_proportions,
-    naive_em,
     solve_balanced_q,
     transductive_gp,
-    variational_bound,
 )
 from .harmonic import (
     CMN_PRIORS,

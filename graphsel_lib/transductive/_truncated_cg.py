@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["CG_WINDOW", "DECISION_BAND", "steihaug_cg"]
 
@@ -16,7 +21,9 @@ CG_WINDOW = 3
 DECISION_BAND = 1e-3
 
 
-def steihaug_cg(hessp, g, Mdiag, maxiter, forcing):
+def steihaug_cg(
+    hessp: Callable[[np.ndarray], np.ndarray], g: np.ndarray, Mdiag: np.ndarray, maxiter: int, forcing: float
+) -> tuple[np.ndarray, int, bool]:
     """Approximately solve ``H d = -g`` by preconditioned CG, truncated on the model decrease (Nash & Sofer 1990).
 
     Each iteration lowers the quadratic model ``m(d) = g.d + d.Hd / 2`` by ``(r.z)^2 / (2 p.Hp) > 0``, so

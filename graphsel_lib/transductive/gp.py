@@ -120,11 +120,11 @@ from __future__ import annotations
 
 import time
 import warnings
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import expit
 
 from .. import graph as _graph
 from .._validation import (
@@ -136,6 +136,11 @@ from .._validation import (
     check_probability,
     renamed_parameter,
 )
+from ._balanced_dual import dual_coordinate_sweeps as _dual_coordinate_sweeps
+from ._balanced_dual import dual_newton as _dual_newton
+from ._balanced_dual import dual_residual as _dual_residual
+from ._balanced_dual import lse_rows as _lse_rows
+from ._balanced_dual import softmax_rows as _softmax
 from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
 from ._truncated_cg import DECISION_BAND
 from ._truncated_cg import steihaug_cg as _steihaug_cg
@@ -143,7 +148,7 @@ from ._truncated_cg import steihaug_cg as _steihaug_cg
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ._common import Adjacency
+    from ..graph.types import Adjacency
 
 __all__ = [
     "balance_bounds",
@@ -151,12 +156,9 @@ __all__ = [
     "gp_hessp",
     "gp_kernel_inverse",
     "gp_objective",
-    "gp_t_step",
     "match_class_proportions",
-    "naive_em",
     "solve_balanced_q",
     "transductive_gp",
-    "variational_bound",
 ]
 
 _LAPLACIANS = ("normalized", "combinatorial")
@@ -164,7 +166,7 @@ _KINDS = ("auto", "adjacency", "kinv")
 _OUTPUTS = ("q", "pi", "t")
 
 
-def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
+def gp_kernel_inverse(S: Adjacency, kernel_eps: float, *, laplacian: str = "normalized") -> sp.csr_matrix:
     """Sparse inverse kernel ``K^-1 = L~ + kernel_eps I`` (gaertner2005 Eq. 15–16).
 
     Parameters
@@ -186,6 +188,14 @@ def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
     ValueError
         Bad ``S`` (see :func:`graphsel_lib.check_adjacency`), non-positive
         ``kernel_eps``, unknown ``laplacian``, or (normalised) an isolated node.
+
+    Examples
+    --------
+    A path of 3 nodes: ``L = D - S`` plus ``0.5 I``.
+
+    >>> S = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    >>> gp_kernel_inverse(S, 0.5, laplacian="combinatorial").toarray().tolist()
+    [[1.5, -1.0, 0.0], [-1.0, 2.5, -1.0], [0.0, -1.0, 1.5]]
     """
     kernel_eps = check_positive(kernel_eps, "kernel_eps")
     if laplacian not in _LAPLACIANS:
@@ -196,7 +206,7 @@ def gp_kernel_inverse(S, kernel_eps, *, laplacian="normalized"):
 
 @renamed_parameter("n_labeled", "n_labelled")
 @renamed_parameter("n_unlabeled", "n_unlabelled")
-def balance_epsilon(n_labelled, n_unlabelled, n_classes, delta=0.05):
+def balance_epsilon(n_labelled: int, n_unlabelled: int, n_classes: int, delta: float = 0.05) -> float:
     """Half-width ``eps`` of the balance interval from the ghost-sample tail bound (Eq. 14).
 
     ``eps = sqrt(log(2 K / delta) * n / (2 l u))`` with ``n = l + u``: with
@@ -204,6 +214,29 @@ def balance_epsilon(n_labelled, n_unlabelled, n_classes, delta=0.05):
     ``u`` unlabelled iid nodes differ by at most ``eps`` for all ``K`` classes
     at once (Hoeffding + union bound; derivation in the module docstring).
 
+    Parameters
+    ----------
+    n_labelled, n_unlabelled : int
+        ``l >= 1`` and ``u >= 1``.
+    n_classes : int
+        ``K >= 1`` (the union bound runs over the classes).
+    delta : float, default 0.05
+        Failure probability in ``(0, 1)`` (the paper does not state it).
+
+    Returns
+    -------
+    float
+        ``eps``, a fraction of the nodes (may exceed 1 for tiny ``l`` or ``u``).
+
+    Raises
+    ------
+    ValueError
+        A count below 1, or ``delta`` outside ``(0, 1)``.
+    TypeError
+        A non-integer count.
+
+    Examples
+    --------
     >>> round(balance_epsilon(100, 900, 2, delta=0.05), 4)
     0.156
     """
@@ -216,8 +249,36 @@ def balance_epsilon(n_labelled, n_unlabelled, n_classes, delta=0.05):
 
 
 @renamed_parameter("y_labeled", "y_labelled")
-def balance_bounds(y_labelled, n_classes, eps):
-    """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1]."""
+def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1].
+
+    ``r-_j = p_emp(j) - eps``, ``r+_j = p_emp(j) + eps`` with ``p_emp`` the class frequencies on the
+    labelled nodes (gaertner2005 Eq. 14; ``eps`` e.g. from :func:`balance_epsilon`).
+
+    Parameters
+    ----------
+    y_labelled : array-like of int of shape (l,)
+        Labels ``0..n_classes-1`` of the labelled nodes (not checked: a larger label lengthens the output).
+    n_classes : int
+        ``K``.
+    eps : float
+        Half-width ``>= 0`` of the interval.
+
+    Returns
+    -------
+    r_minus, r_plus : ndarray of shape (K,)
+
+    Raises
+    ------
+    ValueError
+        Negative or non-finite ``eps``.
+
+    Examples
+    --------
+    >>> r_minus, r_plus = balance_bounds([0, 0, 0, 1], 2, 0.1)
+    >>> r_minus.round(2).tolist(), r_plus.round(2).tolist()
+    ([0.65, 0.15], [0.85, 0.35])
+    """
     eps = check_positive(eps, "eps", allow_zero=True)
     y_labelled = np.asarray(y_labelled, dtype=np.int64)
     p = np.bincount(y_labelled, minlength=n_classes) / y_labelled.size
@@ -252,22 +313,15 @@ def _check_bounds(r_minus, r_plus, n_classes):
 
 
 # --------------------------------------------------------------------------- the q step (dual)
-def _lse_rows(Z):
-    """Row-wise ``log sum_j exp Z_ij`` (scipy's ``logsumexp`` is ~10x slower on (n, K))."""
-    m = Z.max(axis=1)
-    return m + np.log(np.exp(Z - m[:, None]).sum(axis=1))
-
-
-def _softmax(Z):
-    lse = _lse_rows(Z)
-    return np.exp(Z - lse[:, None]), lse
-
-
-def _dual_h(T, gamma, Rm, Rp):
-    return _lse_rows(T - gamma).sum() + np.sum(np.where(gamma >= 0, Rp * gamma, Rm * gamma))
-
-
-def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=200):
+def solve_balanced_q(
+    T_U: ArrayLike,
+    r_minus: ArrayLike,
+    r_plus: ArrayLike,
+    *,
+    gamma0: ArrayLike | None = None,
+    tol: float | None = None,
+    max_iter: int = 200,
+) -> tuple[np.ndarray, np.ndarray]:
     """Closed-form balanced ``q`` (gaertner2005 Eq. 18) via its ``K`` dual variables.
 
     Minimises ``sum_ij q_ij log q_ij - sum_ij q_ij T_ij`` over ``q`` with unit
@@ -297,6 +351,25 @@ def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=20
     gamma : ndarray of shape (K,)
         ``gamma_j > 0``: upper bound active (``lambda+_j = gamma_j``);
         ``gamma_j < 0``: lower bound active (``lambda-_j = -gamma_j``).
+
+    Raises
+    ------
+    ValueError
+        ``T_U`` not a finite real matrix with a row, or malformed or infeasible bounds (shape, range,
+        ``r_minus > r_plus``, ``r_plus = 0``, ``sum(r_minus) > 1`` or ``sum(r_plus) < 1``).
+
+    Warns
+    -----
+    ConvergenceWarning
+        If the dual solve ends with a class-total residual above ``1e-8 u``.
+
+    Examples
+    --------
+    Two nodes that both prefer class 0, forced to split half and half:
+
+    >>> q, gamma = solve_balanced_q(np.array([[2.0, 0.0], [1.0, 0.0]]), [0.5, 0.5], [0.5, 0.5])
+    >>> q.round(3).tolist(), q.sum(axis=0).round(12).tolist()
+    ([[0.622, 0.378], [0.378, 0.622]], [1.0, 1.0])
     """
     T = as_real_matrix(T_U, "T_U (the (u, K) latent scores)", sparse=False, copy=False)
     if T.shape[0] == 0:
@@ -332,116 +405,6 @@ def solve_balanced_q(T_U, r_minus, r_plus, *, gamma0=None, tol=None, max_iter=20
                 stacklevel=2,
             )
     return Q, gamma
-
-
-def _dual_residual(s, gamma, Rm, Rp):
-    pos, neg = gamma > 0, gamma < 0
-    target = np.where(pos, Rp, np.where(neg, Rm, np.clip(s, Rm, Rp)))
-    return s - target, target, pos, neg
-
-
-def _rho(gamma, Rm, Rp):
-    return np.sum(np.where(gamma >= 0, Rp * gamma, Rm * gamma))
-
-
-def _best_shift(gamma, h, u, Rm, Rp):
-    """Exact minimisation of ``h(gamma + c 1) = h(gamma) - u c + rho(gamma + c) - rho(gamma)`` over c.
-
-    The softmax is invariant to the shift, so only the piecewise-linear part
-    moves; its minimum is at a breakpoint ``c = -gamma_k`` (or ``c = 0``).
-    This removes the Hessian's null direction from the Newton iteration.
-    """
-    cands = np.concatenate([[0.0], -gamma])
-    vals = np.array([-u * c + _rho(gamma + c, Rm, Rp) for c in cands]) - _rho(gamma, Rm, Rp)
-    k = int(np.argmin(vals))
-    if vals[k] < -1e-15 * max(abs(h), 1.0):
-        c = cands[k]
-        new = gamma + c
-        new[np.isclose(new, 0.0, atol=1e-15)] = 0.0
-        if k > 0:
-            new[k - 1] = 0.0
-        return new, h + vals[k]
-    return gamma, h
-
-
-def _dual_newton(T, gamma, Rm, Rp, tol, max_iter):
-    """Projected Newton on the dual; returns ``(gamma, converged)``."""
-    K = T.shape[1]
-    h = _dual_h(T, gamma, Rm, Rp)
-    u = T.shape[0]
-    for _ in range(max_iter + 1):
-        gamma, h = _best_shift(gamma, h, u, Rm, Rp)
-        Q, _lse = _softmax(T - gamma)
-        s = Q.sum(axis=0)
-        resid, target, pos, neg = _dual_residual(s, gamma, Rm, Rp)
-        if np.max(np.abs(resid)) <= tol:
-            return gamma, True
-        free = pos | neg | (resid != 0)
-        # side of zero each free coordinate lives on (the projection keeps it there)
-        side = np.where(pos, 1.0, np.where(neg, -1.0, np.sign(resid)))
-        g = np.where(free, target - s, 0.0)  # gradient of h on the current piece
-        H = np.diag(s) - Q.T @ Q
-        F = np.flatnonzero(free)
-        d = np.zeros(K)
-        d[F] = -np.linalg.lstsq(H[np.ix_(F, F)], g[F], rcond=1e-13)[0]
-        if g @ d >= 0:  # not a descent direction: scaled gradient step
-            d = -g / np.maximum(np.diag(H), 1e-12)
-        alpha = 1.0
-        while alpha > 1e-14:
-            new = gamma + alpha * d
-            new = np.where(free & (side * new < 0), 0.0, new)
-            h_new = _dual_h(T, new, Rm, Rp)
-            if h_new <= h + 1e-4 * (g @ (new - gamma)) + 1e-15 * abs(h):
-                break
-            alpha *= 0.5
-        else:
-            return gamma, False
-        if np.array_equal(new, gamma):
-            return gamma, False
-        gamma, h = new, h_new
-    return gamma, False
-
-
-def _solve_column_total(w, R):
-    """Root ``x`` of ``sum_i sigmoid(-(x + w_i)) = R`` for ``0 < R < len(w)`` (decreasing in x)."""
-    lo, hi = -np.max(w) - 50.0, -np.min(w) + 50.0
-    while np.sum(expit(-(lo + w))) < R:
-        lo -= 50.0
-    while np.sum(expit(-(hi + w))) > R:
-        hi += 50.0
-    x = 0.5 * (lo + hi)
-    for _ in range(200):
-        p = expit(-(x + w))
-        f = np.sum(p) - R
-        if f > 0:
-            lo = x
-        else:
-            hi = x
-        if abs(f) <= 1e-13 * max(R, 1.0) or hi - lo <= 1e-15 * max(1.0, abs(x)):
-            break
-        dfdx = -np.sum(p * (1 - p))
-        x_new = x - f / dfdx if dfdx < 0 else 0.5 * (lo + hi)
-        x = x_new if lo < x_new < hi else 0.5 * (lo + hi)
-    return x
-
-
-def _dual_coordinate_sweeps(T, gamma, Rm, Rp, n_sweeps):
-    """Exact block-coordinate minimisation of the dual ``h``, one class at a time."""
-    gamma = gamma.copy()
-    u, K = T.shape
-    for _ in range(n_sweeps):
-        for j in range(K):
-            others = np.delete(np.arange(K), j)
-            Z = T[:, others] - gamma[others]
-            w = _lse_rows(Z) - T[:, j]  # s_j(x) = sum_i sigmoid(-(x + w_i))
-            s0 = np.sum(expit(-w))
-            if s0 > Rp[j] and Rp[j] < u:
-                gamma[j] = max(_solve_column_total(w, Rp[j]), 0.0)
-            elif s0 < Rm[j] and Rm[j] > 0:
-                gamma[j] = min(_solve_column_total(w, Rm[j]), 0.0)
-            else:
-                gamma[j] = 0.0
-    return gamma
 
 
 # --------------------------------------------------------------------------- the objective in t
@@ -520,21 +483,32 @@ class _Objective:
 
 
 @renamed_parameter("labeled", "labelled")
-def gp_objective(Kinv, y, labelled, t, *, sigma2=1.0, balance=None, n_classes=None):
-    """Value and gradient of ``phi(t) = min_{q in C} J(t, q)`` (for tests and notebooks).
+def gp_objective(
+    Kinv: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    t: ArrayLike,
+    *,
+    sigma2: float = 1.0,
+    balance: tuple[ArrayLike, ArrayLike] | None = None,
+    n_classes: int | None = None,
+) -> tuple[float, np.ndarray, np.ndarray | None]:
+    """Value and gradient of ``phi(t) = min_{q in C} J(t, q)`` (gaertner2005 Eq. 7, 12–14).
 
     Parameters
     ----------
-    Kinv : sparse or dense matrix of shape (n, n)
+    Kinv : array-like or sparse matrix of shape (n, n)
         The inverse kernel.
     y, labelled
         As in :func:`transductive_gp`.
-    t : ndarray of shape (n, K)
+    t : array-like of shape (n, K)
         Latent scores.
-    sigma2 : float
+    sigma2 : float, default 1.0
         Prior variance.
     balance : (r_minus, r_plus) or None
         Class-fraction bounds on the unlabelled nodes; ``None`` = no constraint.
+    n_classes : int, optional
+        ``K``; default ``max(y) + 1``.
 
     Returns
     -------
@@ -542,6 +516,22 @@ def gp_objective(Kinv, y, labelled, t, *, sigma2=1.0, balance=None, n_classes=No
     grad : ndarray of shape (n, K)
     q : ndarray of shape (u, K) or None
         The closed-form balanced ``q`` at ``t`` (``None`` without balance).
+
+    Raises
+    ------
+    ValueError
+        Bad ``Kinv``, ``y`` or ``labelled`` (as in :func:`transductive_gp`), non-positive ``sigma2``,
+        malformed or infeasible bounds.
+
+    Examples
+    --------
+    At ``t = 0`` the value is ``2 log 2`` (two labelled nodes at probability 1/2) and only the labelled rows
+    have a gradient, ``pi - y``:
+
+    >>> S = np.diag([1.0, 1.0, 1.0], 1); Kinv = gp_kernel_inverse(S + S.T, 0.5)
+    >>> value, grad, q = gp_objective(Kinv, [0, -1, -1, 1], [0, 3], np.zeros((4, 2)))
+    >>> round(value, 4), grad.tolist(), q is None
+    (1.3863, [[-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [0.5, -0.5]], True)
     """
     Kinv = as_real_matrix(Kinv, "Kinv", sparse=True, square=True)
     idx, y_l, K = check_targets(y, labelled, Kinv.shape[0], n_classes=n_classes)
@@ -718,8 +708,7 @@ def transductive_gp(
         if balance:
             if eps is None:
                 eps = balance_epsilon(idx.size, u, K, delta)
-            r_minus, r_plus = balance_bounds(y_l, K, eps)
-            bounds = _check_bounds(r_minus, r_plus, K)
+            bounds = _check_bounds(*balance_bounds(y_l, K, eps), K)
         else:
             if eps is not None:
                 raise ValueError(
@@ -747,7 +736,7 @@ def transductive_gp(
         g = st["grad"]
         gn = np.sqrt(np.sum(g * g))
         d, ncg, _neg = _steihaug_cg(
-            lambda v, st=st: obj.hessp(st, v), g, obj.precond(st), cg_iter, min(0.5, np.sqrt(gn))
+            partial(obj.hessp, st), g, obj.precond(st), cg_iter, min(0.5, np.sqrt(gn))
         )
         total_cg += ncg
         slope = np.sum(g * d)
@@ -823,7 +812,7 @@ def transductive_gp(
     return F, info
 
 
-def match_class_proportions(P, proportions):
+def match_class_proportions(P: ArrayLike, proportions: ArrayLike) -> np.ndarray:
     """The paper's WebKB prediction rule (gaertner2005 Sec. 6, "inverse" CV).
 
     "For each class the instances that are most likely to be in this class are
@@ -847,11 +836,20 @@ def match_class_proportions(P, proportions):
     -------
     labels : ndarray of int of shape (m,)
 
+    Raises
+    ------
+    ValueError
+        ``P`` not a real matrix, or ``proportions`` not ``K`` non-negative finite numbers with a positive sum.
+
+    Examples
+    --------
+    One node of class 0 and two of class 1; the node most likely in class 0 is picked first:
+
     >>> match_class_proportions(np.array([[0.9, 0.1], [0.8, 0.2], [0.7, 0.3]]), [1/3, 2/3]).tolist()
     [0, 1, 1]
     """
-    P = as_real_matrix(P, "P (the (m, K) score matrix)", sparse=False, finite=False, copy=False)
-    m, K = P.shape
+    scores = as_real_matrix(P, "P (the (m, K) score matrix)", sparse=False, finite=False, copy=False)
+    m, K = scores.shape
     p = np.asarray(proportions, dtype=np.float64)
     if p.shape != (K,) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
         raise ValueError(f"proportions must be {K} non-negative finite numbers with a positive sum")
@@ -859,8 +857,8 @@ def match_class_proportions(P, proportions):
     counts = np.floor(target).astype(np.int64)
     rest = m - counts.sum()
     counts[np.argsort(-(target - counts), kind="stable")[:rest]] += 1
-    scale = float(np.abs(P).max()) if P.size else 1.0
-    key = np.round(P / (scale or 1.0), 9)
+    scale = float(np.abs(scores).max()) if scores.size else 1.0
+    key = np.round(scores / (scale or 1.0), 9)
     labels = np.full(m, -1, dtype=np.int64)
     for j in range(K):
         free = np.flatnonzero(labels < 0)
@@ -871,111 +869,52 @@ def match_class_proportions(P, proportions):
 
 # --------------------------------------------------------------------------- the pieces chapter 12 derives
 @renamed_parameter("labeled", "labelled")
-def gp_hessp(Kinv, y, labelled, t, V, *, sigma2=1.0, balance=None, n_classes=None):
+def gp_hessp(
+    Kinv: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    t: ArrayLike,
+    V: ArrayLike,
+    *,
+    sigma2: float = 1.0,
+    balance: tuple[ArrayLike, ArrayLike] | None = None,
+    n_classes: int | None = None,
+) -> np.ndarray:
     """The Hessian–vector product of ``phi`` at ``t`` along ``V`` that Newton–CG uses (gaertner2005 Eq. 8b).
 
     ``sigma2^-1 K^-1 V`` plus, on the labelled rows, ``pi_i * v_i - pi_i (pi_i . v_i)``
     (Eq. 8b); with a binding balance constraint the unlabelled rows add the
     same block at ``pi`` minus the response of the balanced ``q*`` (through
-    ``dgamma`` on the active classes; module docstring). Arguments as in
-    :func:`gp_objective`; returns an array of the shape of ``t``.
+    ``dgamma`` on the active classes; module docstring).
+
+    Parameters
+    ----------
+    Kinv, y, labelled, t, sigma2, balance, n_classes
+        As in :func:`gp_objective`.
+    V : array-like of shape (n, K)
+        The direction.
+
+    Returns
+    -------
+    ndarray of shape (n, K)
+        ``H(t) V``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`gp_objective`.
+
+    Examples
+    --------
+    A shift of every row by one constant leaves the softmax unchanged, so only the prior's term remains:
+
+    >>> S = np.diag([1.0, 1.0, 1.0], 1); Kinv = gp_kernel_inverse(S + S.T, 0.5)
+    >>> HV = gp_hessp(Kinv, [0, -1, -1, 1], [0, 3], np.zeros((4, 2)), np.ones((4, 2)), sigma2=2.0)
+    >>> bool(np.allclose(HV, Kinv @ np.ones((4, 2)) / 2))
+    True
     """
     Kinv = as_real_matrix(Kinv, "Kinv", sparse=True, square=True)
     idx, y_l, K = check_targets(y, labelled, Kinv.shape[0], n_classes=n_classes)
     bounds = None if balance is None else _check_bounds(*balance, K)
     obj = _Objective(Kinv, idx, y_l, K, check_positive(sigma2, "sigma2"), bounds)
     return obj.hessp(obj.evaluate(np.asarray(t, dtype=np.float64)), np.asarray(V, dtype=np.float64))
-
-
-@renamed_parameter("labeled", "labelled")
-def variational_bound(Kinv, y, labelled, t, q, *, sigma2=100.0):
-    """The bound ``J(t, q)`` of gaertner2005 Eq. 10–13 for a factorising ``q`` on the unlabelled nodes.
-
-        J = sum_i lse(t_i) - tr Y_q^T t + sum_{i in U, j} q_ij log q_ij + tr t^T K^-1 t / (2 sigma2),
-
-    with ``Y_q`` one-hot on the labelled rows and ``q`` (rows in node order) on
-    the others. At ``q = softmax(t_U)`` it equals :func:`gp_objective` without
-    balance; at a one-hot ``q`` it is the plain GP objective with every node
-    labelled (notebook 12 §5b checks both).
-    """
-    t = np.asarray(t, dtype=np.float64)
-    lab = np.asarray(labelled)
-    unl = np.setdiff1d(np.arange(t.shape[0]), lab)
-    Y = np.zeros_like(t)
-    Y[lab, np.asarray(y)[lab]] = 1.0
-    Y[unl] = q
-    lse = np.log(np.exp(t - t.max(1, keepdims=True)).sum(1)) + t.max(1)
-    neg_entropy = np.sum(q[q > 0] * np.log(q[q > 0]))
-    return lse.sum() - np.sum(Y * t) + neg_entropy + np.sum(t * (Kinv @ t)) / (2 * sigma2)
-
-
-def gp_t_step(Kinv, targets, t_init, *, sigma2=100.0):
-    """``argmin_t sum_i lse(t_i) - tr Y^T t + tr t^T K^-1 t / (2 sigma2)`` for targets ``Y`` on every row.
-
-    The ``t``-step of EM on the bound ``J`` (notebook 12 §5b): a strictly convex
-    problem, solved by a trust-region Newton–CG (``scipy.optimize``,
-    ``trust-krylov``) with the product of Eq. 8b on every row. Returns
-    ``(t, value)``.
-    """
-    from scipy.optimize import minimize
-    from scipy.special import softmax
-
-    nn, KK = targets.shape
-
-    def fun(x):
-        t = x.reshape(nn, KK)
-        m = t.max(1)
-        lse = m + np.log(np.exp(t - m[:, None]).sum(1))
-        Kt = Kinv @ t
-        grad = np.exp(t - lse[:, None]) - targets + Kt / sigma2
-        return lse.sum() - np.sum(targets * t) + np.sum(t * Kt) / (2 * sigma2), grad.ravel()
-
-    def hessp(x, v):  # Eq. 8b on every row (all rows have targets)
-        P, V_ = softmax(x.reshape(nn, KK), axis=1), v.reshape(nn, KK)
-        return (P * V_ - P * (P * V_).sum(1, keepdims=True) + (Kinv @ V_) / sigma2).ravel()
-
-    res = minimize(fun, t_init.ravel(), jac=True, hessp=hessp, method="trust-krylov", options={"gtol": 1e-7})
-    # near the optimum the trust-region model can fail on rounding: then require a small gradient instead
-    if not (res.success or np.abs(res.jac).max() < 1e-5):
-        raise RuntimeError(f"t-step did not converge: {res.message}")
-    return res.x.reshape(nn, KK), res.fun
-
-
-@renamed_parameter("labeled", "labelled")
-def naive_em(Kinv, y, labelled, t_init, *, hard, rounds, sigma2=100.0):
-    """Naive EM on the bound ``J`` without a balance constraint (gaertner2005 Sec. 3; notebook 12 §5b).
-
-    Alternates the ``q``-step, ``q_i = softmax(t_i)`` (soft: ``J`` with its
-    entropy) or the one-hot ``argmax`` (hard: the likelihood alone), with
-    :func:`gp_t_step`. Hard EM stops at a fixed point (no unlabelled label
-    changes).
-
-    Returns
-    -------
-    t : ndarray (n, K)
-    q : ndarray (u, K)
-    phi0 : ndarray
-        ``phi_0(t) = min_q J(t, q)`` (:func:`gp_objective` without balance) before each round.
-    n_rounds : int
-    """
-    from scipy.special import softmax
-
-    lab = np.asarray(labelled)
-    y = np.asarray(y)
-    unl = np.setdiff1d(np.arange(t_init.shape[0]), lab)
-    KK = t_init.shape[1]
-    Y = np.zeros_like(t_init)
-    Y[lab, y[lab]] = 1.0
-    t, phi0, n_rounds = t_init.copy(), [], 0
-    q = softmax(t[unl], axis=1)
-    for _ in range(rounds):
-        phi0.append(gp_objective(Kinv, y, lab, t, sigma2=sigma2, n_classes=KK)[0])
-        q_new = np.eye(KK)[q.argmax(1)] if hard else q
-        if hard and n_rounds and np.array_equal(q_new, Y[unl]):
-            break  # a fixed point of hard EM
-        Y[unl] = q_new
-        t, _ = gp_t_step(Kinv, Y, t, sigma2=sigma2)
-        q = softmax(t[unl], axis=1)
-        n_rounds += 1
-    q = np.eye(KK)[q.argmax(1)] if hard else q
-    return t, q, np.array(phi0), n_rounds

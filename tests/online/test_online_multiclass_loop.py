@@ -40,8 +40,6 @@ TOY_ENTRY = multiclass_loop.RuleEntry(
 class Toy(_OneHotRidge):
     """Query iff the top-two gap of ``p = Wᵀm`` is at most ``tau``; one-hot RLS step on every query."""
 
-    _compiled_keys = frozenset({"score", "v", "gap"})
-
     def __init__(self, *, tau, gamma=1.0):
         self.tau, self.gamma = tau, gamma
 
