@@ -258,7 +258,7 @@ def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[n
     Parameters
     ----------
     y_labelled : array-like of int of shape (l,)
-        Labels ``0..n_classes-1`` of the labelled nodes (not checked: a larger label lengthens the output).
+        Labels ``0..n_classes-1`` of the labelled nodes.
     n_classes : int
         ``K``.
     eps : float
@@ -271,7 +271,7 @@ def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[n
     Raises
     ------
     ValueError
-        Negative or non-finite ``eps``.
+        Negative or non-finite ``eps``; no labels, or a label outside ``0..n_classes-1``.
 
     Examples
     --------
@@ -280,7 +280,19 @@ def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[n
     ([0.65, 0.15], [0.85, 0.35])
     """
     eps = check_positive(eps, "eps", allow_zero=True)
-    y_labelled = np.asarray(y_labelled, dtype=np.int64)
+    n_classes = check_integer(n_classes, "n_classes", minimum=1)
+    y_labelled = np.asarray(y_labelled)
+    if y_labelled.ndim != 1 or y_labelled.size == 0:
+        raise ValueError(f"y_labelled must be a non-empty 1-D array of labels, got shape {y_labelled.shape}")
+    if (
+        not np.issubdtype(y_labelled.dtype, np.integer)
+        or y_labelled.min() < 0
+        or y_labelled.max() >= n_classes
+    ):
+        raise ValueError(
+            f"y_labelled must hold integer labels 0..{n_classes - 1}; pass n_classes = the number of classes "
+            "(labels are class indices, not names)"
+        )
     p = np.bincount(y_labelled, minlength=n_classes) / y_labelled.size
     return np.clip(p - eps, 0.0, 1.0), np.clip(p + eps, 0.0, 1.0)
 

@@ -578,3 +578,12 @@ def test_cg_truncation_is_the_model_decrease_test():
         ]
         assert ratio[-1] <= forcing * (1 - DECISION_BAND)
         assert all(r > forcing * (1 - DECISION_BAND) for r in ratio[:-1])
+
+
+@pytest.mark.parametrize("labels", [[0, 2], [], [0, -1], [0.5, 1.0]])
+def test_balance_bounds_refuses_labels_outside_the_classes(labels):
+    """A label >= n_classes lengthened the bounds and no label gave NaN; both are named now."""
+    from graphsel_lib.transductive import balance_bounds
+
+    with pytest.raises(ValueError, match="y_labelled"):
+        balance_bounds(labels, 2, 0.1)
