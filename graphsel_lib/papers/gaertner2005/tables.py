@@ -16,6 +16,7 @@ from sklearn.model_selection import StratifiedKFold
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
+from graphsel_lib._validation import as_symmetric_matrix
 from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
 from graphsel_lib.transductive import (
     balance_epsilon,
@@ -113,6 +114,23 @@ def rbf_kinv(X, width, jitter=0.1, zscore=True):
     return (Kinv + Kinv.T) / 2
 
 
+def kinv_csr(Kinv):
+    """``K^-1`` as the canonical CSR matrix :func:`transductive_gp` turns its input into (``kind="kinv"``).
+
+    Made once and passed to every fit, it spares each fit that conversion (of a dense ``n x n`` RBF
+    ``K^-1``, the cost of several Newton-CG products); the fits multiply by the same matrix, so they are the
+    same bit for bit.
+    """
+    return as_symmetric_matrix(Kinv, "Kinv")
+
+
+def graph_kinvs(S, kernel_eps):
+    """``{e: K^-1}`` of the kNN graph ``S`` for every ``kernel_eps`` ``e``, as :func:`transductive_gp` builds it
+    from an adjacency (:func:`gp_kernel_inverse` of the canonical ``S``): pass it with ``kind="kinv"``."""
+    A = as_symmetric_matrix(S, "S")
+    return {e: kinv_csr(gp_kernel_inverse(A, e)) for e in kernel_eps}
+
+
 def _tune(fit, configs, y, train, rs):
     """Best config by 3-fold CV inside ``train`` (held-out third unlabelled); a tie goes to the first."""
     inner = list(StratifiedKFold(3, shuffle=True, random_state=rs).split(train, y[train]))
@@ -127,11 +145,13 @@ def _one_dataset(name, p: Protocol, seed):
     S, y, K = g.adjacency, g.labels, g.n_classes
     use_rbf = g.n_nodes <= p.rbf_max_n
     widths = dict(p.grid_rbf)["width"]
-    Kinv_rbf = ({w: rbf_kinv(g.features, w, p.rbf_jitter, zscore=name != "uci-tictactoe") for w in widths}
-                if use_rbf else {})  # fmt: skip
+    # every K^-1 once per data set (not once per fit), in the form each fit would have made of it
+    Kinv_graph = graph_kinvs(S, dict(p.grid_graph)["kernel_eps"])
+    Kinv_rbf = ({w: kinv_csr(rbf_kinv(g.features, w, p.rbf_jitter, zscore=name != "uci-tictactoe"))
+                 for w in widths} if use_rbf else {})  # fmt: skip
 
     def fit_graph(c, lab, **kw):
-        return transductive_gp(S, y, lab, sigma2=c[0], kernel_eps=c[1], n_classes=K, **kw)
+        return transductive_gp(Kinv_graph[c[1]], y, lab, kind="kinv", sigma2=c[0], n_classes=K, **kw)
 
     def fit_rbf(c, lab, **kw):
         return transductive_gp(Kinv_rbf[c[0]], y, lab, kind="kinv", sigma2=c[1], n_classes=K, **kw)
