@@ -9,7 +9,8 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
   variant; Zhou et al.'s normalized one with ``laplacian="normalized"``), and its
   low-rank ridge form (:func:`llgc_low_rank`, :func:`llgc_truncation_error`).
 * :func:`transductive_gp` — gaertner2005: multiclass GP transduction with balancing
-  constraints, Newton–CG on a sparse ``K^{-1}``.
+  constraints, Newton–CG on a sparse ``K^{-1}`` (a dense one's products faster, the same bits:
+  :func:`dense_kinv_matmul`).
 * :func:`harmonic` — Zhu et al. 2003 / zhang2006 Eq. 2, optionally with class
   mass normalisation (``cmn=True``); :func:`cmn_prior` resolves CMN's class
   prior (labelled shares, uniform, given, or none).
@@ -21,6 +22,7 @@ Dense, literal twins for testing live in :mod:`graphsel_lib.transductive.referen
 """
 
 from ._common import ConvergenceWarning, predict
+from ._dense_kinv import dense_kinv_matmul
 from ._gp_em import gp_t_step, naive_em, variational_bound
 from .gp import (
     balance_bounds,
@@ -62,6 +64,7 @@ __all__ = [
     "balance_epsilon",
     "class_mass_normalization",
     "cmn_prior",
+    "dense_kinv_matmul",
     "entropy_objective",
     "gp_hessp",
     "gp_kernel_inverse",

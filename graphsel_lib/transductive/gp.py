@@ -121,7 +121,7 @@ from __future__ import annotations
 import time
 import warnings
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -423,8 +423,9 @@ def solve_balanced_q(
 class _Objective:
     """phi(t) = min_{q in C} J(t, q), its gradient and Hessian–vector products."""
 
-    def __init__(self, Kinv, labelled, y_labelled, n_classes, sigma2, bounds):
+    def __init__(self, Kinv, labelled, y_labelled, n_classes, sigma2, bounds, matmul=None):
         self.Kinv = Kinv
+        self.matmul = matmul  # None: the sparse product Kinv @ V
         self.n = Kinv.shape[0]
         self.K = n_classes
         self.L = labelled
@@ -438,7 +439,7 @@ class _Objective:
 
     def evaluate(self, t, gamma0=None):
         P, lse = _softmax(t)
-        Kt = self.Kinv @ t
+        Kt = self._prod(t)
         L, U = self.L, self.U
         tKt = t * Kt
         value = 0.5 * self.inv_s2 * np.sum(tKt)
@@ -465,6 +466,9 @@ class _Objective:
         st["grad"] = grad
         return st
 
+    def _prod(self, V):
+        return self.Kinv @ V if self.matmul is None else self.matmul(V)
+
     @staticmethod
     def _block(P, V):
         """Row-wise ``(diag p_i - p_i p_i^T) v_i``."""
@@ -472,7 +476,7 @@ class _Objective:
         return PV - P * PV.sum(axis=1, keepdims=True)
 
     def hessp(self, st, V):
-        out = self.inv_s2 * (self.Kinv @ V)
+        out = self.inv_s2 * self._prod(V)
         L, U = self.L, self.U
         out[L] += self._block(st["P"][L], V[L])
         if st["Q"] is not None and np.any(st["gamma"] != 0):  # gamma = 0: q = softmax(t), terms cancel
@@ -583,6 +587,7 @@ def transductive_gp(
     cg_iter: int = 50,
     tol: float = 1e-6,
     return_info: bool = False,
+    kinv_matmul: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray | tuple[np.ndarray, dict[str, Any]]:
     r"""Multiclass GP transduction with balancing constraints (gaertner2005).
 
@@ -644,6 +649,10 @@ def transductive_gp(
         max(gamma, 0), ``lambda_minus`` = max(-gamma, 0)), ``r_minus``,
         ``r_plus``, ``eps``, ``t``, ``q`` (u, K), ``unlabelled``, ``elapsed``
         (``unlabeled``, the old name, still answers for one release, with a ``DeprecationWarning``).
+    kinv_matmul : callable, optional
+        ``V -> K^-1 V`` for every product of the solver, in place of the sparse product of the validated
+        ``K^-1`` (CSR), which it must equal: e.g. :func:`dense_kinv_matmul` of a dense ``K^-1``, the same
+        sums in the same order, faster. Default: the sparse product.
 
     Returns
     -------
@@ -738,7 +747,7 @@ def transductive_gp(
             raise TypeError("balance must be True, False or a pair (r_minus, r_plus)") from exc
         bounds = _check_bounds(r_minus, r_plus, K)
 
-    obj = _Objective(Kinv, idx, y_l, K, sigma2, bounds)
+    obj = _Objective(Kinv, idx, y_l, K, sigma2, bounds, kinv_matmul)
     t = np.zeros((n, K))
     st = obj.evaluate(t)
     trace, gtrace = [st["value"]], [float(np.max(np.abs(st["grad"])))]

@@ -587,3 +587,43 @@ def test_balance_bounds_refuses_labels_outside_the_classes(labels):
 
     with pytest.raises(ValueError, match="y_labelled"):
         balance_bounds(labels, 2, 0.1)
+
+
+# --------------------------------------------------------------------------- kinv_matmul (dense K^-1 products)
+def test_dense_kinv_matmul_is_the_csr_product_bit_for_bit():
+    from graphsel_lib.transductive import dense_kinv_matmul
+
+    rng = np.random.default_rng(3)
+    for n, K in ((1, 1), (7, 2), (61, 3), (130, 10)):
+        X = rng.normal(size=(n, 4))
+        A = np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 3.0) + 0.1 * np.eye(n)
+        A = np.linalg.inv(A)
+        A = (A + A.T) / 2
+        V = rng.normal(size=(n, K)) * 10.0 ** rng.integers(-8, 8, size=(n, K))
+        W = dense_kinv_matmul(A)(V)
+        assert W.flags.c_contiguous and np.array_equal(W, sp.csr_matrix(A) @ V), (n, K)
+        assert np.array_equal(dense_kinv_matmul(sp.csr_matrix(A))(V), W)
+    with pytest.raises(ValueError, match="exactly symmetric"):
+        dense_kinv_matmul(np.array([[1.0, 2.0], [2.0 + 1e-15, 1.0]]))
+    with pytest.raises(ValueError, match="zero entries"):
+        dense_kinv_matmul(np.eye(2))
+    with pytest.raises(ValueError, match="shape"):
+        dense_kinv_matmul(np.ones((2, 2)))(np.ones(2))
+
+
+def test_transductive_gp_kinv_matmul_gives_the_default_fit():
+    from graphsel_lib.transductive import dense_kinv_matmul
+
+    rng = np.random.default_rng(4)
+    n = 80
+    X = rng.normal(size=(n, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=n) > 0).astype(int) + (X[:, 1] > 1)
+    A = np.linalg.inv(np.exp(-((X[:, None] - X[None]) ** 2).sum(-1) / 2.0) + 0.1 * np.eye(n))
+    A = (A + A.T) / 2
+    lab = np.sort(rng.choice(n, 20, replace=False))
+    for kw in ({}, {"balance": False}, {"eps": 0.02}):
+        a, ia = transductive_gp(A, y, lab, kind="kinv", sigma2=10.0, return_info=True, **kw)
+        b, ib = transductive_gp(A, y, lab, kind="kinv", sigma2=10.0, return_info=True,
+                                kinv_matmul=dense_kinv_matmul(A), **kw)  # fmt: skip
+        assert np.array_equal(a, b) and np.array_equal(ia["objective"], ib["objective"]), kw
+        assert (ia["iterations"], ia["cg_iterations"]) == (ib["iterations"], ib["cg_iterations"])
