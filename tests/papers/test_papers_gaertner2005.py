@@ -107,6 +107,17 @@ def test_kernel_inverses_made_once_give_the_fits_bit_for_bit():
         assert np.array_equal(a, transductive_gp(csr, y, lab, kind="kinv", sigma2=10.0, n_classes=K, **kw))
 
 
+def test_one_dataset_fold_by_fold_is_the_whole_run():
+    """table1's tasks (one outer fold each) give the rows of the data set run in one piece, in order."""
+    p = dataclasses.replace(gz.protocol("smoke"), outer=2)
+    assert list(p.outer_folds) == [0, 1] and list(dataclasses.replace(p, outer=99).outer_folds) == list(
+        range(10)
+    )
+    whole = gz.tables._one_dataset("uci-wine", p, 0)
+    parts = [gz.tables._one_dataset("uci-wine", p, 0, folds=(f,)) for f in p.outer_folds]
+    assert whole[0] == parts[0][0] + parts[1][0] and whole[1] == parts[0][1] + parts[1][1]
+
+
 # ----------------------------------------------------------------------------- the runs (tiny)
 
 
