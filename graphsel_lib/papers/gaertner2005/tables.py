@@ -48,7 +48,8 @@ class Protocol:
     )  #: width^2 = w * median sq. distance
     rbf_jitter: float = 0.1  #: K = RBF + 0.1 I (the GP's noise / jitter), K^-1 formed densely
     #: dense K^-1: the RBF runs on the sets up to 1,500 points (tic-tac-toe, 958, and cmc, 1,473, included;
-    #: one outer fold of cmc, both kernels tuned, took 84 s on one idle core); USPS (9,298) is out:
+    #: one outer fold of cmc, both kernels tuned, takes about 40 s on one core with dense_kinv_matmul's
+    #: products, 110 s with the sparse product); USPS (9,298) is out:
     #: dense n x n products
     rbf_max_n: int = 1500
     tight_eps: float = HEADLINE.binding_eps  #: a balance interval that binds
