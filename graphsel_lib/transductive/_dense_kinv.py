@@ -11,9 +11,15 @@ vectorises. Pass it as ``transductive_gp(..., kinv_matmul=dense_kinv_matmul(Kinv
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["dense_kinv_matmul"]
 
@@ -31,7 +37,7 @@ def _ordered_products(A, VT):  # pragma: no cover - compiled
     return W
 
 
-def dense_kinv_matmul(Kinv):
+def dense_kinv_matmul(Kinv: ArrayLike | sp.spmatrix) -> Callable[[ArrayLike], np.ndarray]:
     """``V -> K^-1 V`` equal bit for bit to the CSR product of ``Kinv`` (``sp.csr_matrix(Kinv) @ V``).
 
     Parameters
@@ -56,7 +62,7 @@ def dense_kinv_matmul(Kinv):
     >>> bool(np.array_equal(dense_kinv_matmul(A)(V), sp.csr_matrix(A) @ V))
     True
     """
-    A = np.ascontiguousarray(Kinv.toarray() if sp.issparse(Kinv) else Kinv, dtype=np.float64)
+    A = np.ascontiguousarray(sp.csr_matrix(Kinv).toarray() if sp.issparse(Kinv) else Kinv, dtype=np.float64)
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"Kinv must be a square matrix, got shape {A.shape}")
     if not np.array_equal(A, A.T):
@@ -64,7 +70,7 @@ def dense_kinv_matmul(Kinv):
     if np.any(A == 0):
         raise ValueError("Kinv has zero entries, which the CSR product skips: use the sparse product")
 
-    def matmul(V):
+    def matmul(V: ArrayLike) -> np.ndarray:
         V = np.asarray(V, dtype=np.float64)
         if V.shape[:1] != A.shape[:1] or V.ndim != 2:
             raise ValueError(f"V must have shape ({A.shape[0]}, K), got {V.shape}")
