@@ -284,15 +284,7 @@ def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[n
     y_labelled = np.asarray(y_labelled)
     if y_labelled.ndim != 1 or y_labelled.size == 0:
         raise ValueError(f"y_labelled must be a non-empty 1-D array of labels, got shape {y_labelled.shape}")
-    if (
-        not np.issubdtype(y_labelled.dtype, np.integer)
-        or y_labelled.min() < 0
-        or y_labelled.max() >= n_classes
-    ):
-        raise ValueError(
-            f"y_labelled must hold integer labels 0..{n_classes - 1}; pass n_classes = the number of classes "
-            "(labels are class indices, not names)"
-        )
+    y_labelled = _graph.check_labels(y_labelled, y_labelled.size, n_classes=n_classes, name="y_labelled")
     p = np.bincount(y_labelled, minlength=n_classes) / y_labelled.size
     return np.clip(p - eps, 0.0, 1.0), np.clip(p + eps, 0.0, 1.0)
 
