@@ -1,4 +1,4 @@
-"""graphsel_lib.course.prose: the one renderer of the readings, and the gu2013 and yang2016 readings built on it."""
+"""graphsel_lib.course.prose: the one renderer of the readings, and every template module and reading built on it."""
 
 import ast
 import inspect
@@ -55,8 +55,6 @@ def test_unknown_value_or_claim_names_the_missing_key_and_the_fix():
         render("{below?below|above}", {}, dict(above=True))
     with pytest.raises(TypeError, match="claim 'below' must be a bool"):
         render("{below?below|above}", {}, dict(below=0.3))
-    with pytest.raises(KeyError, match="no gu2013 reading 'nope'"):
-        texts.reading("nope")
 
 
 def test_unbalanced_braces_are_refused_with_where():
@@ -66,24 +64,29 @@ def test_unbalanced_braces_are_refused_with_where():
         render("error err}", {}, {})
 
 
-@pytest.mark.parametrize("key", sorted(texts.TEMPLATES))
-def test_every_gu2013_template_parses(key):
-    assert prose._fields(texts.TEMPLATES[key])  # balanced braces, math closed
+#: each module of reading templates, with what its ``reading`` says of an unknown key
+TEXTS = {
+    "gu2013": (texts, "no gu2013 reading 'nope'"),
+    "yang2016": (yang_texts, "no yang2016 reading 'nope'"),
+    "beyond": (beyond_texts, "no reading 'nope' for notebooks 34, 35, 40 and 41"),
+    "gaertner2005": (gaertner_texts, "no gaertner2005 reading 'nope'"),
+    "scorecard": (scorecard_texts, "no scorecard text 'nope'"),
+    "scaling": (scaling_texts, "no notebook 44 reading 'nope'"),
+}
 
 
-def test_gu2013_readings_assemble_no_prose():
-    """No reading method of gu2013 writes words: no f-string, no str.join, no string literal but a template key."""
-    found = []
-    for cls in (table_2.Table2, timing.GpaOffsets, figure1.Fig1, figure2.Fig2, figure3.Fig3, budget):
-        for name, fn in inspect.getmembers(cls, inspect.isfunction):
-            home = cls.__module__ if isinstance(cls, type) else cls.__name__
-            if fn.__module__ != home or not (
-                name.startswith(("reading", "verdict", "_graph_reading", "_shape_reading"))
-                or name == "speed_note"
-            ):
-                continue
-            found += _prose_assembly(fn, f"{getattr(cls, '__name__', cls)}.{name}")
-    assert not found, found
+@pytest.mark.parametrize(
+    "module, key", [(name, key) for name, (mod, _) in TEXTS.items() for key in sorted(mod.TEMPLATES)]
+)
+def test_every_template_parses(module, key):
+    assert prose._fields(TEXTS[module][0].TEMPLATES[key])  # balanced braces, math closed
+
+
+@pytest.mark.parametrize("module", sorted(TEXTS))
+def test_an_unknown_reading_names_the_module(module):
+    mod, message = TEXTS[module]
+    with pytest.raises(KeyError, match=message):
+        mod.reading("nope")
 
 
 def _prose_assembly(fn, label: str) -> list:
@@ -97,101 +100,61 @@ def _prose_assembly(fn, label: str) -> list:
     return found
 
 
-@pytest.mark.parametrize("key", sorted(beyond_texts.TEMPLATES))
-def test_every_beyond_template_parses(key):
-    assert prose._fields(beyond_texts.TEMPLATES[key])
+def _methods(owners, prefixes, extra=()):
+    """``(label, fn)`` for each function of ``owners`` (classes or modules) defined there whose name starts with
+    one of ``prefixes`` or is in ``extra``."""
+    for owner in owners:
+        home = owner.__module__ if isinstance(owner, type) else owner.__name__
+        for name, fn in inspect.getmembers(owner, inspect.isfunction):
+            if fn.__module__ == home and (name.startswith(prefixes) or name in extra):
+                yield f"{getattr(owner, '__name__', owner)}.{name}", fn
 
 
-def test_beyond_readings_assemble_no_prose():
-    """Notebooks 34, 35, 40 and 41: the reading methods of transductive_peers, fastonl and zhang2006 compute
-    values, not words."""
-    tp, fo = transductive_peers, fastonl
-    converted = [tp.Agreement.reading, tp.Peers.reading_intro, tp.Peers.reading_truncated, tp.Collapse.reading,
-                 fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective,
-                 zhang2006.ErrorVsLabels.reading]  # fmt: skip
-    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+def test_gu2013_readings_assemble_no_prose():
+    """No reading method of gu2013 writes words: no f-string, no str.join, no string literal but a template key."""
+    owners = (table_2.Table2, timing.GpaOffsets, figure1.Fig1, figure2.Fig2, figure3.Fig3, budget)
+    prefixes = ("reading", "verdict", "_graph_reading", "_shape_reading")
+    found = [
+        i for label, fn in _methods(owners, prefixes, ("speed_note",)) for i in _prose_assembly(fn, label)
+    ]
     assert not found, found
-    with pytest.raises(KeyError, match="no reading 'nope' for notebooks 34, 35, 40 and 41"):
-        beyond_texts.reading("nope")
-
-
-@pytest.mark.parametrize("key", sorted(yang_texts.TEMPLATES))
-def test_every_yang2016_template_parses(key):
-    assert prose._fields(yang_texts.TEMPLATES[key])  # balanced braces, math closed
 
 
 def test_yang2016_readings_assemble_no_prose():
     """No reading or verdict method of yang2016 (nor the module functions they call) has an f-string or a join."""
     y = yang2016
-    found = []
-    for owner in (y.table_i.Table1, y.figure1.Fig1, y.figure2.Fig2, y.figure3.Fig3, y.figure2, y.figure3):
-        home = owner.__module__ if isinstance(owner, type) else owner.__name__
-        for name, fn in inspect.getmembers(owner, inspect.isfunction):
-            if fn.__module__ != home or not name.startswith(
-                ("reading", "verdict", "_fig2_reading", "_fig3_reading")
-            ):
-                continue
-            for node in ast.walk(ast.parse(textwrap.dedent(inspect.getsource(fn)))):
-                if isinstance(node, ast.JoinedStr):
-                    found.append(f"{getattr(owner, '__name__', owner)}.{name}: f-string")
-                elif isinstance(node, ast.Attribute) and node.attr == "join":
-                    found.append(f"{getattr(owner, '__name__', owner)}.{name}: join")
+    owners = (y.table_i.Table1, y.figure1.Fig1, y.figure2.Fig2, y.figure3.Fig3, y.figure2, y.figure3)
+    prefixes = ("reading", "verdict", "_fig2_reading", "_fig3_reading")
+    found = [i for label, fn in _methods(owners, prefixes) for i in _prose_assembly(fn, label)]
     assert not found, found
-    with pytest.raises(KeyError, match="no yang2016 reading 'nope'"):
-        yang_texts.reading("nope")
 
 
-@pytest.mark.parametrize("key", sorted(gaertner_texts.TEMPLATES))
-def test_every_gaertner2005_template_parses(key):
-    assert prose._fields(gaertner_texts.TEMPLATES[key])
+tp, fo, g, sc, s = transductive_peers, fastonl, gaertner2005, scaling, scorecard_rows
+#: the functions, listed by name, that compute values and claims and leave the words to a template
+CONVERTED = {
+    # notebooks 34, 35, 40 and 41
+    "beyond": [tp.Agreement.reading, tp.Peers.reading_intro, tp.Peers.reading_truncated, tp.Collapse.reading,
+               fo.PushVsExact.reading, fo.reading_vs_reference, fo.reading_compare, fo.reading_selective,
+               zhang2006.ErrorVsLabels.reading],
+    # notebooks 42 and 43 (and the helpers that build their items)
+    "gaertner2005": [g.readings.reading_tables, g.readings._verdicts, g.readings._range,
+                     g.comparison.reading_assignments, g.comparison.moves, g.comparison.reading_transduction,
+                     g.published.published_t1_markdown, g.Scaling.reading],
+    # notebook 90: the conclusion, regenerated and chance sentences, the readings grid and tuning-order spread,
+    # the verdict page, the report page, and the builders whose notes (cells of figures/90_notes.csv) quote numbers
+    "scorecard": [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
+                  s.verdict_paragraph, s.verdict_text, report_page._claims_by_key, report_page._published_items,
+                  report_page._verdicts, report_page.questions, report_page._easy_hard,
+                  report_page.report_markdown, readings.grid_sentence, readings._counts, budget_spread.sentence,
+                  s._time_note, s._error_at_budget, s._collapse_claim, s._gu2013_claims, s._yang2016_claims,
+                  s.gaertner2005, s.zhang2006, s.herbster2006],
+    # notebook 44
+    "scaling": [sc.Embeddings.reading, sc.Approximations.reading, sc.Scaling.reading, sc._flat_or_grows,
+                sc.reading_summary, scaling_million.Million.reading],
+}  # fmt: skip
 
 
-def test_gaertner2005_readings_assemble_no_prose():
-    """Notebooks 42 and 43: the reading functions of gaertner2005 (and the helpers that build their items)
-    compute values and claims, not words."""
-    g = gaertner2005
-    converted = [g.readings.reading_tables, g.readings._verdicts, g.readings._range, g.comparison.reading_assignments,
-                 g.comparison.moves, g.comparison.reading_transduction, g.published.published_t1_markdown,
-                 g.Scaling.reading]  # fmt: skip
-    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
+@pytest.mark.parametrize("group", sorted(CONVERTED))
+def test_converted_readings_assemble_no_prose(group):
+    found = [issue for fn in CONVERTED[group] for issue in _prose_assembly(fn, fn.__qualname__)]
     assert not found, found
-    with pytest.raises(KeyError, match="no gaertner2005 reading 'nope'"):
-        gaertner_texts.reading("nope")
-
-
-@pytest.mark.parametrize("key", sorted(scorecard_texts.TEMPLATES))
-def test_every_scorecard_template_parses(key):
-    assert prose._fields(scorecard_texts.TEMPLATES[key])
-
-
-def test_scorecard_words_assemble_no_prose():
-    """Notebook 90: the conclusion, regenerated and chance sentences, the readings grid and tuning-order spread,
-    the verdict page and the report page compute values, not words."""
-    rp = report_page
-    converted = [conclusions.conclusion_text, conclusions.regenerated_sentence, conclusions.chance_sentence,
-                 scorecard_rows.verdict_paragraph, scorecard_rows.verdict_text, rp._claims_by_key,
-                 rp._published_items, rp._verdicts, rp.questions, rp._easy_hard, rp.report_markdown,
-                 readings.grid_sentence, readings._counts, budget_spread.sentence]  # fmt: skip
-    s = scorecard_rows  # the builders whose notes (cells of figures/90_notes.csv) quote numbers
-    converted += [s._time_note, s._error_at_budget, s._collapse_claim, s._gu2013_claims, s._yang2016_claims,
-                  s.gaertner2005, s.zhang2006, s.herbster2006]  # fmt: skip
-    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
-    assert not found, found
-    with pytest.raises(KeyError, match="no scorecard text 'nope'"):
-        scorecard_texts.reading("nope")
-
-
-@pytest.mark.parametrize("key", sorted(scaling_texts.TEMPLATES))
-def test_every_scaling_template_parses(key):
-    assert prose._fields(scaling_texts.TEMPLATES[key])
-
-
-def test_scaling_readings_assemble_no_prose():
-    """Notebook 44: the reading methods of scaling compute values, not words."""
-    sc = scaling
-    converted = [sc.Embeddings.reading, sc.Approximations.reading, sc.Scaling.reading, sc._flat_or_grows,
-                 sc.reading_summary, scaling_million.Million.reading]  # fmt: skip
-    found = [issue for fn in converted for issue in _prose_assembly(fn, fn.__qualname__)]
-    assert not found, found
-    with pytest.raises(KeyError, match="no notebook 44 reading 'nope'"):
-        scaling_texts.reading("nope")
