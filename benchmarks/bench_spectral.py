@@ -13,6 +13,37 @@ eigenvalues), iterations, the largest relative residual ``‖Lv − λv‖/λ``,
 largest relative difference of the eigenvalues from the first method in ``--methods`` that finished.
 Then the log-log slope of seconds against n per method (``np.polyfit`` over the sizes it finished).
 
+``lobpcg-chebyshev-double`` and ``lobpcg-chebyshev-mixed`` are the library's ``"lobpcg-chebyshev"`` with
+every iteration in float64, or with float32 iterations first (its default, ``blockeig.block_lobpcg(...,
+mixed=True)``): the precision compared side by side. ``--threads`` sets numba's threads and the block
+algebra's BLAS threads (``blockeig.DENSE_THREADS``; one in the library, where notebooks share the cores).
+
+**Measured 2026-11-29, 04:51-05:28 UTC, idle machine (load average 1.2-2.1), 2 threads** (``--sizes 10000
+100000 --methods lobpcg-chebyshev lobpcg-chebyshev-double lobpcg-jacobi shift-invert --shift-invert-max
+10000``; ``--sizes 300000 --methods lobpcg-chebyshev lobpcg-chebyshev-double --big 1000000 --big-rtol 1e-7
+--big-timeout 1200``; ``--sizes 10000 30000 --methods lobpcg-chebyshev-mixed lobpcg-chebyshev-double`` with
+numba's cache warm, since the first run at 10^4 paid the compilation: 24.0 s)::
+
+    n          mixed (default)      float64 alone      lobpcg-jacobi      shift-invert
+    9,917       18.6 s  38 it        18.1 s  39 it      23.0 s  53 it       10.7 s
+    29,735      24.7 s  34 it        32.7 s  35 it          -                  -
+    99,005      74.3 s  38 it        92.9 s  39 it     208.3 s  93 it          -
+    297,013    242.0 s  35 it       308.5 s  33 it          -                  -
+    990,456    928.4 s  42 it  (to 1.5e-7 relative; 1e-6 reached at 817.6 s; 1e-4 at 450.0 s)
+
+Eigenvalues equal to 3.5e-14 relative wherever two ran; the largest relative residual ``‖Lv − λv‖/λ``
+of a pair ≤ 3.4e-8 (1.5e-7 at 10^6, run with ``--big-rtol 1e-7``; the stopping rule is
+``‖Lv − θv‖ ≤ rtol · θ_max`` for every wanted pair, rtol = 1e-8 by default). Log-log slope of the mixed solver's seconds
+1.10 from 10^5 to 10^6 (0.99 from 3·10^4 to 3·10^5). At 10^6 nodes: λ_1 = 0.182, σ_100 = 0.317, peak
+12.6 GiB, complement probe 90.7 s (0.317938 ≥ σ_100); float32 ran the first 30 iterations at about
+15.5 s each (its floor there is about 4e-4 relative: ε₃₂ · λ_max with λ_max = 12,312), float64 the
+last 12 at about 30 s. Seconds by phase over the 42 iterations: preconditioner 255, projection and
+orthonormalisation 255, Rayleigh–Ritz update 197 and Gram 91, products with L 82, residuals 26. The
+preconditioner's float64-phase calls cost ~13 s against ~3.5 s in float32 (each call allocates five
+n x k blocks: the next place to look). **The 10^6 line is 818 s to relative residual 1e-6 against the
+600 s target: not met**; the last run of the float64-only solver there (2026-11-28, below) was at
+residual 9.9e-3 after 912 s.
+
 ``chebyshev-filter`` is a candidate measured and not kept: Chebyshev-filtered subspace iteration
 (Zhou & Saad, J. Comput. Phys. 2007) with a degree-8 filter in ``L`` on ``[θ_k, λ_max]`` and one
 Rayleigh–Ritz per filter; its rate is set by ``λ_max(L)``, the largest degree plus one (629 at 10^4
@@ -20,8 +51,9 @@ nodes, 12,312 at 10^6), so it is given ``--timeout`` and reports the residual it
 ``primme`` runs if the package imports (``pip install primme`` offered only the source archive
 primme-3.2.3.tar.gz here, no wheel, so it is reported as not installed).
 
-``--big N`` runs ``lobpcg-chebyshev`` once at N nodes with ``--big-timeout`` seconds, printing every
-iteration's largest relative residual as it goes, then the complement probe.
+``--big N`` runs ``lobpcg-chebyshev`` once at N nodes with ``--big-timeout`` seconds (``--big-rtol``: its
+tolerance), printing every iteration's largest relative residual as it goes, the seconds until that residual
+first fell below 1e-4, 1e-6 and 1e-8, then the complement probe.
 
 ``--profile N [N ...] [--degrees M ...]`` runs ``spectral_embedding(sbm(N), d=100, method="lobpcg-chebyshev",
 cache=False)`` once per size (and Chebyshev degree) and prints the seconds spent in each phase.
@@ -224,8 +256,27 @@ def chebyshev_filter(L, d, seed=0, degree=8, guard=50, rtol=1e-8, max_seconds=np
         it += 1
 
 
-def task(n, method, threads, timeout, avg_degree=10):
+def _use_threads(threads):
+    """``threads`` for numba's products and for the block algebra (``blockeig.DENSE_THREADS``, one by
+    default in the library: the notebooks share the cores; a benchmark run has them to itself)."""
     os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    from graphsel_lib import blockeig
+
+    blockeig.DENSE_THREADS = threads
+
+
+def _precision_solver(method):
+    """``"lobpcg-chebyshev-double"`` / ``"-mixed"``: the library's solver with every iteration in float64
+    (``mixed=False``) or with float32 iterations first (``mixed=True``), whatever the size."""
+    from graphsel_lib import eigensolvers
+
+    mixed = method.endswith("-mixed")
+    eigensolvers._SOLVERS["lobpcg-chebyshev"] = functools.partial(eigensolvers._lobpcg_chebyshev, mixed=mixed)
+    return "lobpcg-chebyshev"
+
+
+def task(n, method, threads, timeout, avg_degree=10):
+    _use_threads(threads)
     from threadpoolctl import threadpool_limits
 
     import graphsel_lib as gs
@@ -244,6 +295,8 @@ def task(n, method, threads, timeout, avg_degree=10):
             Y = np.full((L.shape[0], 1), 1 / np.sqrt(L.shape[0]))
             lam, V = primme.eigsh(L, D, which="SA", tol=1e-8, lock=Y, method="PRIMME_DYNAMIC")
         else:
+            if method in ("lobpcg-chebyshev-double", "lobpcg-chebyshev-mixed"):
+                method = _precision_solver(method)
             emb = gs.spectral_embedding(g.adjacency, D, method=method, cache=False)
             lam, V = emb.eigenvalues, emb.eigenvectors
             out.update(iterations=emb.info.get("iterations", ""), check=emb.info.get("check", "inertia"))
@@ -275,9 +328,12 @@ def run_isolated(fn, args, timeout):
     return status, value
 
 
-def big(n, threads, timeout, d=D):
-    """lobpcg-chebyshev once at n nodes and rank d: every iteration printed, then the complement probe."""
-    os.environ["NUMBA_NUM_THREADS"] = str(threads)
+def big(n, threads, timeout, d=D, rtol=None):
+    """lobpcg-chebyshev once at n nodes and rank d: every iteration printed, then the complement probe.
+
+    ``rtol``: the solver's tolerance (``‖Lv − θv‖ ≤ rtol · θ_max``; the library's ``LOBPCG_RTOL`` if None).
+    """
+    _use_threads(threads)
     from threadpoolctl import threadpool_limits
 
     import graphsel_lib as gs
@@ -290,9 +346,13 @@ def big(n, threads, timeout, d=D):
     t0 = time.perf_counter()
 
     timer, spent, _ = _phase_timer()
+    first = {}
 
     def progress(it, theta, res):
         rel = float(np.max(res[:d] / theta[:d]))
+        for level in (1e-4, 1e-6, 1e-8):
+            if rel <= level and level not in first:
+                first[level] = time.perf_counter() - t0
         phases = ", ".join(f"{k} {v:.0f}" for k, v in spent.items())
         print(f"  it {it:3d}  {time.perf_counter() - t0:7.1f} s  max rel. residual {rel:.1e}  "
               f"peak {_peak_mb() / 1024:.1f} GiB  (s so far: {phases})")  # fmt: skip
@@ -300,7 +360,8 @@ def big(n, threads, timeout, d=D):
             raise TimeoutError(f"stopped after {timeout} s at iteration {it}: residual {rel:.1e}")
 
     with threadpool_limits(limits=threads):
-        w, V, info = spectral._lobpcg_chebyshev(L, d, 0, callback=progress, timer=timer)
+        kw = {} if rtol is None else {"rtol": rtol}
+        w, V, info = spectral._lobpcg_chebyshev(L, d, 0, callback=progress, timer=timer, **kw)
         t_solve = time.perf_counter() - t0
         (mu, _), t_probe = _timed(spectral.complement_probe, L, V[:, 1:], seed=1)
     lam, V = w[1:], V[:, 1:]
@@ -308,6 +369,14 @@ def big(n, threads, timeout, d=D):
     print(f"  n = {g.n_nodes:,}, d = {d}: lobpcg-chebyshev {t_solve:.1f} s ({info['iterations']} iterations), probe "
           f"{t_probe:.1f} s ({mu:.6f} {'>=' if mu >= lam[-1] - 1e-8 else '<'} sigma_d = {lam[-1]:.6f}), "
           f"max rel. residual {rel:.1e}, peak {_peak_mb() / 1024:.1f} GiB")  # fmt: skip
+    print(
+        "  solver seconds until the largest relative residual ‖Lv − λv‖/λ of the d pairs was first below: "
+        + ", ".join(f"{level:g}: {s:.1f} s" for level, s in sorted(first.items(), reverse=True))
+    )
+    print(
+        f"  lambda_1 = {lam[0]:.6f}, sigma_d = {lam[-1]:.6f}; phases: "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in sorted(spent.items(), key=lambda kv: -kv[1]))
+    )
 
 
 def _phase_timer():
@@ -331,7 +400,7 @@ def _phase_timer():
 
 def profile(n, threads, degree=None, guard=None):
     """One ``spectral_embedding(sbm(n), d=100, method="lobpcg-chebyshev", cache=False)``, timed by phase."""
-    os.environ["NUMBA_NUM_THREADS"] = str(threads)
+    _use_threads(threads)
     from threadpoolctl import threadpool_limits
 
     import graphsel_lib as gs
@@ -450,6 +519,9 @@ def main():
     p.add_argument("--timeout", type=float, default=900)
     p.add_argument("--big-timeout", type=float, default=600)
     p.add_argument("--big-d", type=int, default=D, help="--big: eigenpairs (default 100)")
+    p.add_argument(
+        "--big-rtol", type=float, default=None, help="--big: solver tolerance (default: the library's)"
+    )
     p.add_argument("--threads", type=int, default=2)
     p.add_argument(
         "--avg-degree", type=int, default=10, help="--sizes: expected mean degree (notebook 44: 20)"
@@ -493,7 +565,7 @@ def main():
             f"\nthe {args.big:,}-node line: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}"
         )
         status, r = run_isolated(
-            big, (args.big, args.threads, args.big_timeout, args.big_d), args.big_timeout + 600
+            big, (args.big, args.threads, args.big_timeout, args.big_d, args.big_rtol), args.big_timeout + 600
         )
         if status != "ok":
             print(f"  {status}: {r}")

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 __all__ = ["CHEBYSHEV_DEGREE", "LOBPCG_RTOL", "complement_probe"]
 
 CHEBYSHEV_DEGREE = 4  # "lobpcg-chebyshev": degree of the polynomial preconditioner
+# "lobpcg-chebyshev" runs its first iterations in float32 (blockeig.block_lobpcg, mixed=True). datasets.sbm,
+# d = 100, 2 threads, against float64 alone (benchmarks/bench_spectral.py, 2026-11-29, idle machine): 18.6 s vs
+# 18.1 s at 9,917 nodes (a tie), 24.7 vs 32.7 at 29,735, 74.3 vs 92.9 at 99,005, 242.0 vs 308.5 at 297,013.
+MIXED_PRECISION = True
 LOBPCG_RTOL = 1e-8  # block methods: residual ≤ LOBPCG_RTOL · largest Ritz value of the block
 
 
@@ -155,11 +159,12 @@ def _lobpcg_jacobi(L, d, seed, maxiter=1000, guard=None, rtol=LOBPCG_RTOL):
 
 def _lobpcg_chebyshev(
     L, d, seed, maxiter=1000, guard=None, rtol=LOBPCG_RTOL, degree=CHEBYSHEV_DEGREE, callback=None,
-    timer=None,
+    timer=None, mixed=MIXED_PRECISION,
 ):  # fmt: skip
     """Block LOBPCG with the Chebyshev–Jacobi preconditioner (:mod:`graphsel_lib.blockeig`).
 
-    ``callback`` and ``timer`` are passed to :func:`blockeig.block_lobpcg` (progress, profiling).
+    ``callback``, ``timer`` and ``mixed`` (float32 iterations first) are passed to
+    :func:`blockeig.block_lobpcg` (progress, profiling, precision).
     """
     n = L.shape[0]
     k = min(d + (max(20, d // 2) if guard is None else guard), n - 1)
@@ -169,9 +174,9 @@ def _lobpcg_chebyshev(
         X = np.random.default_rng(seed).standard_normal((n, k))
         precond = blockeig.chebyshev_jacobi(L, degree)
     theta, X, res, it, cols = blockeig.block_lobpcg(
-        L, X, Y, d, maxiter, rtol, precond, callback=callback, timer=timer
+        L, X, Y, d, maxiter, rtol, precond, callback=callback, timer=timer, mixed=mixed
     )
-    info = dict(iterations=it, block=k, max_residual=float(res[:d].max()), degree=degree)
+    info = dict(iterations=it, block=k, max_residual=float(res[:d].max()), degree=degree, mixed=mixed)
     if k > d:
         info["guard_min"] = float(theta[d])
     return np.concatenate([[0.0], theta[:d]]), np.hstack([Y, X[:, :d]]), info

@@ -41,14 +41,15 @@ Eigensolver, chosen by size (``method="auto"``):
   eigenvalues are closer together.
 * ``"lobpcg-chebyshev"`` — the same block LOBPCG (guards, soft locking, the
   same stopping rule and checks) with a degree-4 Chebyshev polynomial in
-  ``D^{-1}L`` as preconditioner, leaner dense algebra and sparse products on
-  every core (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(10^4, avg_degree=10)``,
-  d = 100, 2 threads: 39 iterations against 53, 165 s against 249 s for
-  ``"lobpcg-jacobi"`` (1.5x; shift-invert 82 s at that size), measured side by side
-  on a shared machine (``benchmarks/bench_spectral.py``, 2026-11-28), before the block
-  algebra of both moved to one BLAS thread (``blockeig.DENSE_THREADS``: 2.3x at 3·10^4
-  nodes under load; 597 s, 39 iterations at 10^5, load ~8: the per-phase table is in
-  the benchmark's docstring). Chosen above 2·10^5 nodes, and above
+  ``D^{-1}L`` as preconditioner, leaner dense algebra, sparse products on
+  every core, and its first iterations in float32 until float32's rounding
+  stops them (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(n, avg_degree=10)``,
+  d = 100, 2 threads, idle machine (``benchmarks/bench_spectral.py``, 2026-11-29):
+  74.3 s and 38 iterations at 10^5 nodes against 208.3 s and 93 for
+  ``"lobpcg-jacobi"`` and 92.9 s in float64 alone; 928.4 s, 42 iterations and
+  12.6 GiB at 10^6 nodes (relative residual 1e-6 after 818 s). The block algebra
+  runs on ``blockeig.DENSE_THREADS`` = 1 BLAS thread (notebooks share the cores:
+  on a loaded machine two threads were 2.3x slower at 3·10^4 nodes). Chosen above 2·10^5 nodes, and above
   2·10^4 nodes when the mean number of neighbours is ≥ 15 (random-like:
   ``benchmarks/study_embedding_scale.py``, ``benchmarks/bench_scale.py``).
 * ``"lobpcg"`` — scipy's LOBPCG preconditioned by smoothed-aggregation

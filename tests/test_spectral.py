@@ -571,6 +571,80 @@ def test_chebyshev_jacobi_preconditioner_is_symmetric_positive_definite():
         chebyshev_jacobi(L, 3, a=3.0)
 
 
+def _chebyshev_jacobi_naive(L, m, R):
+    """The Chebyshev semi-iteration for L W = R preconditioned by D, from W = 0, as written (Saad Alg. 12.1)."""
+    a, b = 2.0 / (m + 1) ** 2, 2.0
+    theta, delta = (b + a) / 2, (b - a) / 2
+    sigma = theta / delta
+    Dinv = np.diag(1 / L.diagonal())
+    Ld = L.toarray()
+    res = Dinv @ R
+    step = res / theta
+    W = step.copy()
+    rho = 1 / sigma
+    for _ in range(m - 1):
+        res = res - Dinv @ (Ld @ step)
+        rho_new = 1 / (2 * sigma - rho)
+        step = rho_new * rho * step + 2 * rho_new / delta * res
+        W = W + step
+        rho = rho_new
+    return W
+
+
+def test_fused_chebyshev_steps_equal_the_recurrence_as_written():
+    """The compiled fused step (product, residual and updates in one pass) is the textbook recurrence."""
+    from graphsel_lib.blockeig import chebyshev_jacobi
+
+    rng = np.random.default_rng(21)
+    L = gs.laplacian(random_connected_graph(rng, 200, p=0.04)).tocsr()
+    R = rng.standard_normal((L.shape[0], 7))
+    for m in (1, 2, 4, 7):
+        want = _chebyshev_jacobi_naive(L, m, R)
+        np.testing.assert_allclose(chebyshev_jacobi(L, m, dtype=np.float64)(R), want, rtol=1e-12, atol=1e-12)
+        single = chebyshev_jacobi(L, m)(R.astype(np.float32))
+        assert single.dtype == np.float32  # a float32 block stays float32 (the mixed-precision phase)
+        np.testing.assert_allclose(single, want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+def test_gram_by_chunks_in_float64_equals_the_product(monkeypatch):
+    from graphsel_lib import blockeig
+
+    rng = np.random.default_rng(22)
+    A, B = rng.standard_normal((1000, 5)), rng.standard_normal((1000, 3))
+    np.testing.assert_array_equal(blockeig._gram(A, B), A.T @ B)  # float64: the plain product
+    monkeypatch.setattr(blockeig, "ROWS", 64)  # 16 chunks, the last one short
+    G = blockeig._gram(A.astype(np.float32), B.astype(np.float32))
+    assert G.dtype == np.float64
+    np.testing.assert_allclose(G, A.astype(np.float32).astype(float).T @ B.astype(np.float32), rtol=1e-5)
+
+
+def test_mixed_precision_lobpcg_equals_double_and_runs_float32_first():
+    """mixed=True: float32 iterations (seen by the product), then float64; the same eigenpairs."""
+    from graphsel_lib import blockeig
+
+    rng = np.random.default_rng(23)
+    L = gs.laplacian(random_connected_graph(rng, 600, p=0.01)).tocsr()
+    n = L.shape[0]
+    Y = np.full((n, 1), 1 / np.sqrt(n))
+    X0 = rng.standard_normal((n, 18))
+    dtypes = []
+
+    def matmul(A, X):
+        dtypes.append(X.dtype)
+        return blockeig.spmm(A, X)
+
+    args = (L, X0, Y, 12, 500, 1e-10, blockeig.chebyshev_jacobi(L, 4))
+    double = blockeig.block_lobpcg(*args)
+    mixed = blockeig.block_lobpcg(*args, matmul=matmul, mixed=True)
+    assert dtypes[0] == np.float32 and dtypes[-1] == np.float64 and mixed[1].dtype == np.float64
+    w = np.linalg.eigvalsh(L.toarray())[1:13]
+    np.testing.assert_allclose(mixed[0][:12], w, rtol=1e-9)
+    np.testing.assert_allclose(mixed[0][:12], double[0][:12], rtol=1e-9)
+    assert np.max(mixed[2][:12]) <= 1e-10 * mixed[0][-1] + 1e-12
+    V = mixed[1][:, :12]
+    np.testing.assert_allclose(V.T @ V, np.eye(12), atol=1e-10)
+
+
 def test_lobpcg_chebyshev_agrees_with_dense():
     rng = np.random.default_rng(7)
     S = random_connected_graph(rng, 400, p=0.01)
