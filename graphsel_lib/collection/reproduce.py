@@ -109,6 +109,7 @@ __all__ = ["RunConfig", "NotebookResult", "find_notebooks", "main", "matches", "
 PROFILES = ("smoke", "full")
 FIGURES_ENV = "GRAPHSEL_FIGURES"
 TARGET_ENV = "GRAPHSEL_FIGURES_TARGET"  # same name as graphsel_lib.collection.tables.TARGET_ENV
+WORKERS_ENV = "GRAPHSEL_WORKERS"  # same name as graphsel_lib.papers.common.WORKERS_ENV
 SUMMARY_FIRST = 90  # notebooks numbered >= this wait for all others when running in parallel
 _BLAS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")
 
@@ -161,6 +162,7 @@ class RunConfig:
     kernel: str = "python3"
     timeout: float | None = None
     blas_threads: int | None = 1
+    workers: int = 1  # worker processes of a notebook's sweeps (papers.common.N_JOBS): cores // jobs
 
     @property
     def executed_dir(self) -> Path:
@@ -271,6 +273,7 @@ def _kernel_env(cfg: RunConfig, staging: Path) -> dict:
         "GRAPHSEL_PROFILE": cfg.profile,
         "PYTHONHASHSEED": os.environ.get("PYTHONHASHSEED", "0"),
         "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),
+        WORKERS_ENV: str(cfg.workers),
     }
     if cfg.blas_threads is not None:
         env.update(dict.fromkeys(_BLAS_ENV, str(cfg.blas_threads)))
@@ -553,6 +556,7 @@ def _config(args) -> RunConfig:
             if args.blas_threads is None
             else args.blas_threads or None
         ),
+        workers=default_threads(args.jobs or available_cores()),
     )
     if cfg.executed_dir == cfg.notebooks_dir:
         raise ValueError("executed copies would overwrite the source notebooks: choose another --build-dir")

@@ -53,8 +53,23 @@ def is_smoke(profile: str) -> bool:
     return profile == "smoke"
 
 
-#: Worker processes for the papers' sweeps (each with one BLAS thread: the same seed gives the same numbers).
-N_JOBS = 2
+WORKERS_ENV = "GRAPHSEL_WORKERS"  #: set by the notebook runner: the cores divided among the notebooks it runs
+
+
+def _workers(default: int = 2) -> int:
+    """Worker processes for the papers' sweeps: ``$GRAPHSEL_WORKERS`` (the runner's cores // jobs), else ``default``."""
+    value = os.environ.get(WORKERS_ENV, "")
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{WORKERS_ENV} must be a positive integer (worker processes), got {value!r}")
+    return int(value)
+
+
+#: Worker processes for the papers' sweeps (each task seeded, on one BLAS thread: the count never changes a
+#: number). Two when run by hand; under the runner the cores divided among its notebooks, so that two notebooks
+#: on two cores run one process each instead of a kernel and two workers each.
+N_JOBS = _workers()
 
 N_PUBLISHED = 20  #: gu2013 and yang2016 average their published errors over 20 random orders
 

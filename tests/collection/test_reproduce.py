@@ -566,6 +566,28 @@ def test_default_jobs_use_every_core_and_divide_the_threads(monkeypatch):
     cfg = reproduce._config(reproduce._parser().parse_args(["--jobs", "4"]))
     env = reproduce._kernel_env(cfg, Path("staging"))
     assert {env[k] for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "NUMBA_NUM_THREADS")} == {"1"}
+    assert (
+        env[reproduce.WORKERS_ENV] == "1"
+    )  # and one process per notebook for its sweeps (papers.common.N_JOBS)
+    cfg = reproduce._config(reproduce._parser().parse_args(["--jobs", "1", "--blas-threads", "1"]))
+    assert (
+        reproduce._kernel_env(cfg, Path("staging"))[reproduce.WORKERS_ENV] == "4"
+    )  # one notebook: every core
+
+
+def test_sweep_workers_come_from_the_runner(monkeypatch):
+    """papers.common.N_JOBS is the runner's GRAPHSEL_WORKERS (cores // jobs); 2 by hand; nonsense is refused."""
+    from graphsel_lib.papers import common
+
+    assert common.WORKERS_ENV == reproduce.WORKERS_ENV
+    monkeypatch.delenv(common.WORKERS_ENV, raising=False)
+    assert common._workers() == 2
+    monkeypatch.setenv(common.WORKERS_ENV, "3")
+    assert common._workers() == 3
+    for bad in ("0", "-1", "two"):
+        monkeypatch.setenv(common.WORKERS_ENV, bad)
+        with pytest.raises(ValueError, match="GRAPHSEL_WORKERS must be a positive integer"):
+            common._workers()
 
 
 def test_parallel_runs_start_the_longest_notebook_first(tmp_path):
