@@ -40,7 +40,9 @@ of a pair ≤ 3.4e-8 (1.5e-7 at 10^6, run with ``--big-rtol 1e-7``; the stopping
 last 12 at about 30 s. Seconds by phase over the 42 iterations: preconditioner 255, projection and
 orthonormalisation 255, Rayleigh–Ritz update 197 and Gram 91, products with L 82, residuals 26. The
 preconditioner's float64-phase calls cost ~13 s against ~3.5 s in float32 (each call allocates five
-n x k blocks: the next place to look). **The 10^6 line is 818 s to relative residual 1e-6 against the
+n x k blocks). Keeping its work blocks between calls (tried 2026-11-29 05:56-06:10 UTC, bit-identical) cut
+those calls to ~5 s but the run was slower overall (792.5 s at iteration 36 against 732.7 s; projection
+220 → 290 s by that iteration, peak 14.8 GiB against 12.6): not kept, runs differ by that much here. **The 10^6 line is 818 s to relative residual 1e-6 against the
 600 s target: not met**; the last run of the float64-only solver there (2026-11-28, below) was at
 residual 9.9e-3 after 912 s.
 
