@@ -42,9 +42,9 @@ orthonormalisation 255, Rayleigh–Ritz update 197 and Gram 91, products with L 
 preconditioner's float64-phase calls cost ~13 s against ~3.5 s in float32 (each call allocates five
 n x k blocks). Keeping its work blocks between calls (tried 2026-11-29 05:56-06:10 UTC, bit-identical) cut
 those calls to ~5 s but the run was slower overall (792.5 s at iteration 36 against 732.7 s; projection
-220 → 290 s by that iteration, peak 14.8 GiB against 12.6): not kept, runs differ by that much here. **The 10^6 line is 818 s to relative residual 1e-6 against the
-600 s target: not met**; the last run of the float64-only solver there (2026-11-28, below) was at
-residual 9.9e-3 after 912 s.
+220 → 290 s by that iteration, peak 14.8 GiB against 12.6): not kept, runs differ by that much here.
+**The 10^6 line is 818 s to relative residual 1e-6 against the 600 s target: not met**; the last run of
+the float64-only solver there (2026-11-28, below) was at residual 9.9e-3 after 912 s.
 
 ``chebyshev-filter`` is a candidate measured and not kept: Chebyshev-filtered subspace iteration
 (Zhou & Saad, J. Comput. Phys. 2007) with a degree-8 filter in ``L`` on ``[θ_k, λ_max]`` and one

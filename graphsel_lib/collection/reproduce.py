@@ -543,6 +543,7 @@ def _config(args) -> RunConfig:
         figures = published if args.profile == "full" else build / "smoke" / "figures"
     if args.profile == "smoke" and figures == published:
         raise ValueError(f"the smoke profile must not write to the published figures folder {published}")
+    per_job = default_threads(args.jobs or available_cores())  # each notebook's share of the cores
     cfg = RunConfig(
         profile=args.profile,
         notebooks_dir=(args.notebooks_dir or root / "notebooks").resolve(),
@@ -551,12 +552,8 @@ def _config(args) -> RunConfig:
         seed=args.seed,
         kernel=args.kernel,
         timeout=args.timeout,
-        blas_threads=(
-            default_threads(args.jobs or available_cores())
-            if args.blas_threads is None
-            else args.blas_threads or None
-        ),
-        workers=default_threads(args.jobs or available_cores()),
+        blas_threads=per_job if args.blas_threads is None else args.blas_threads or None,
+        workers=per_job,
     )
     if cfg.executed_dir == cfg.notebooks_dir:
         raise ValueError("executed copies would overwrite the source notebooks: choose another --build-dir")
