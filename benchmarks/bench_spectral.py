@@ -18,33 +18,44 @@ every iteration in float64, or with float32 iterations first (its default, ``blo
 mixed=True)``): the precision compared side by side. ``--threads`` sets numba's threads and the block
 algebra's BLAS threads (``blockeig.DENSE_THREADS``; one in the library, where notebooks share the cores).
 
-**Measured 2026-11-29, 04:51-05:28 UTC, idle machine (load average 1.2-2.1), 2 threads** (``--sizes 10000
-100000 --methods lobpcg-chebyshev lobpcg-chebyshev-double lobpcg-jacobi shift-invert --shift-invert-max
-10000``; ``--sizes 300000 --methods lobpcg-chebyshev lobpcg-chebyshev-double --big 1000000 --big-rtol 1e-7
---big-timeout 1200``; ``--sizes 10000 30000 --methods lobpcg-chebyshev-mixed lobpcg-chebyshev-double`` with
-numba's cache warm, since the first run at 10^4 paid the compilation: 24.0 s)::
+**Measured 2026-11-29, 07:51-08:16 UTC, idle machine (load average 0.2-2.1), 2 threads** (``--sizes 10000
+--methods lobpcg-chebyshev lobpcg-chebyshev-double lobpcg-jacobi shift-invert --shift-invert-max 10000``;
+``--sizes 30000 100000 300000 --methods lobpcg-chebyshev lobpcg-chebyshev-double``; ``--sizes --methods
+lobpcg-chebyshev --big 1000000 --big-rtol 5e-7 --big-timeout 1200``)::
 
     n          mixed (default)      float64 alone      lobpcg-jacobi      shift-invert
-    9,917       18.6 s  38 it        18.1 s  39 it      23.0 s  53 it       10.7 s
-    29,735      24.7 s  34 it        32.7 s  35 it          -                  -
-    99,005      74.3 s  38 it        92.9 s  39 it     208.3 s  93 it          -
-    297,013    242.0 s  35 it       308.5 s  33 it          -                  -
-    990,456    928.4 s  42 it  (to 1.5e-7 relative; 1e-6 reached at 817.6 s; 1e-4 at 450.0 s)
+    9,917       15.1 s  39 it        17.7 s  39 it      23.7 s  53 it       11.5 s
+    29,735      22.6 s  35 it        25.2 s  35 it          -                  -
+    99,005      61.0 s  39 it        75.2 s  39 it          -                  -
+    297,013    178.2 s  34 it       202.4 s  33 it          -                  -
+    990,456    533.5 s  39 it  (every pair's ‖Lv − λv‖/λ ≤ 8.1e-7; + complement probe 55.4 s = 588.9 s)
 
-Eigenvalues equal to 3.5e-14 relative wherever two ran; the largest relative residual ``‖Lv − λv‖/λ``
-of a pair ≤ 3.4e-8 (1.5e-7 at 10^6, run with ``--big-rtol 1e-7``; the stopping rule is
-``‖Lv − θv‖ ≤ rtol · θ_max`` for every wanted pair, rtol = 1e-8 by default). Log-log slope of the mixed solver's seconds
-1.10 from 10^5 to 10^6 (0.99 from 3·10^4 to 3·10^5). At 10^6 nodes: λ_1 = 0.182, σ_100 = 0.317, peak
-12.6 GiB, complement probe 90.7 s (0.317938 ≥ σ_100); float32 ran the first 30 iterations at about
-15.5 s each (its floor there is about 4e-4 relative: ε₃₂ · λ_max with λ_max = 12,312), float64 the
-last 12 at about 30 s. Seconds by phase over the 42 iterations: preconditioner 255, projection and
-orthonormalisation 255, Rayleigh–Ritz update 197 and Gram 91, products with L 82, residuals 26. The
-preconditioner's float64-phase calls cost ~13 s against ~3.5 s in float32 (each call allocates five
-n x k blocks). Keeping its work blocks between calls (tried 2026-11-29 05:56-06:10 UTC, bit-identical) cut
-those calls to ~5 s but the run was slower overall (792.5 s at iteration 36 against 732.7 s; projection
-220 → 290 s by that iteration, peak 14.8 GiB against 12.6): not kept, runs differ by that much here.
-**The 10^6 line is 818 s to relative residual 1e-6 against the 600 s target: not met**; the last run of
-the float64-only solver there (2026-11-28, below) was at residual 9.9e-3 after 912 s.
+Eigenvalues equal to 2.8e-14 relative wherever two ran; the largest relative residual ``‖Lv − λv‖/λ``
+of a pair ≤ 4.7e-8 (the stopping rule is ``‖Lv − θv‖ ≤ rtol · θ_max`` for every wanted pair, rtol = 1e-8
+by default; at 10^6 the run stops at rtol = 5e-7, which puts every pair's ``‖Lv − λv‖/λ`` below 1e-6).
+Log-log slope of the mixed solver's seconds 0.90 from 3·10^4 to 3·10^5 (0.91 from 3·10^5 to 10^6, the last at rtol 5e-7).
+At 10^6 nodes: λ_1 = 0.182, σ_100 = 0.317, peak 15.0 GiB; **100 pairs to relative residual 1e-6 with the
+missed-eigenvalue check in 588.9 s, the 600 s target met** (every pair below 1e-6 first after 514.7 s,
+below 1e-4 after 317.0 s); the probe found 0.317614 ≥ σ_100. Float32 ran the first 29 iterations at about
+11.5 s each (its floor there is about 4e-4 relative: ε₃₂ · λ_max with λ_max = 12,312), float64 the last
+10 at 9-24 s (fewer active columns as pairs converge). Seconds by phase over the 39 iterations: projection
+and orthonormalisation 169, preconditioner 103, Rayleigh–Ritz update 102 and Gram 80, products with L 51,
+residuals 12. The same code run to rtol 1.5e-7 took 588.1 s in 42 iterations.
+
+The same sizes at the previous commit (04:51-05:28 UTC, idle, not side by side): 18.6, 24.7, 74.3, 242.0 s
+and 928.4 s at 10^6 (to 1.5e-7; 1e-6 after 817.6 s, peak 12.6 GiB; probe 90.7 s). The solver's change is
+memory, not arithmetic: every iteration allocated about ten fresh n x k blocks, and at 10^6 nodes each cost 0.5-3.5
+s of page faults and huge-page compaction here (``blockeig._Blocks``); the solver now keeps its work blocks,
+takes column norms and projections by chunks of rows, and subtracts a one-column projection by a
+broadcast. Paired, ``farm-bench -n 3`` of a 10^5-node solve to 1e-6 (the whole process: graph, solver):
+median wall 42.3 s against 54.5 s for the previous commit (ratio 0.78, spread 0.75-0.81), system time 2.2
+against 10.0 s, peak 1.76 against 1.46 GB. The eigenvalues equal the previous commit's to rounding (at
+10^5 nodes θ_100 to the ten digits printed, the sum of the 100 to 2.5e-14 relative). Found on the way: the same run with glibc told to keep freed memory
+(``MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=...``, no code change) took 137 s against 170 s at 3·10^5 nodes.
+The complement probe now runs :func:`blockeig.block_lobpcg` with the Chebyshev–Jacobi preconditioner (was
+Jacobi with scipy's single-threaded products): 78.9 s before, 60.3 and 55.4 s after at 10^6 nodes (three
+runs, not side by side), and a lower (closer) Ritz value in its 50 iterations (0.317614 against 0.317938
+at 10^6; at 10^5, 0.5421868 against 0.5424727, residual 2.0e-4 against 7.7e-3, 5.8 against 5.2 s).
 
 ``chebyshev-filter`` is a candidate measured and not kept: Chebyshev-filtered subspace iteration
 (Zhou & Saad, J. Comput. Phys. 2007) with a degree-8 filter in ``L`` on ``[θ_k, λ_max]`` and one

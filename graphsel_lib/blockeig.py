@@ -2,7 +2,7 @@
 
 The solver behind ``spectral_embedding(..., method="lobpcg-chebyshev")``. It is the block LOBPCG of
 Knyazev (SIAM J. Sci. Comput. 23, 2001) with guard vectors and soft locking, as ``"lobpcg-jacobi"``,
-with five changes that move the cost from the dense Rayleigh–Ritz algebra (O(n k²) per iteration for
+with the changes below, which move the cost from the dense Rayleigh–Ritz algebra (O(n k²) per iteration for
 a block of k vectors) to sparse products (O(nnz · k)):
 
 * **the preconditioner** is a degree-``m`` Chebyshev polynomial in the Jacobi-scaled Laplacian,
@@ -19,9 +19,13 @@ a block of k vectors) to sparse products (O(nnz · k)):
   ``L``, the residual and the two updates, no n x k temporary);
 * **mixed precision** (``block_lobpcg(..., mixed=True)``, what ``"lobpcg-chebyshev"`` uses): the
   iterations run in float32 until float32's rounding stops them, then in float64 to the tolerance.
-  On ``datasets.sbm`` (d = 100) float32 ran 26 of 38 iterations at 10⁵ nodes and 30 of 42 at 10⁶
-  (its floor, about ε₃₂·λ_max, is higher where the largest degree is); 1.25–1.3x faster than
-  float64 alone from 3·10⁴ to 3·10⁵ nodes, a tie at 10⁴ (``benchmarks/bench_spectral.py``);
+  On ``datasets.sbm`` (d = 100) float32 ran 29 of 42 iterations at 10⁶ nodes (its floor, about
+  ε₃₂·λ_max, is higher where the largest degree is); 1.1–1.25x faster than float64 alone from 10⁴
+  to 3·10⁵ nodes (``benchmarks/bench_spectral.py``);
+* **the same memory every iteration**: the n x k work blocks (residuals, search directions, their
+  products with ``L``, the preconditioner's) are kept between iterations (:class:`_Blocks`), and
+  column norms and projections are taken by chunks of rows, so an iteration allocates no new n x k
+  block: at 10⁶ nodes each new one cost 0.5-3.5 s of page faults here (see :class:`_Blocks`);
 * **one projection pass** against the block (Gram–Schmidt), repeated only for the columns that lost
   more than 99.9 % of their norm in it ("twice is enough" where it is needed);
 * **sparse-times-block products** by a compiled CSR kernel run on every core (``spmm``; scipy's is
@@ -59,8 +63,9 @@ def _csr_mm(indptr, indices, data, X, out):  # pragma: no cover - compiled
     return out
 
 
-def spmm(A, X):
-    """``A @ X`` for a CSR matrix ``A`` and a dense block ``X`` (C order), rows split over the cores.
+def spmm(A, X, out=None):
+    """``A @ X`` for a CSR matrix ``A`` and a dense block ``X`` (C order), rows split over the cores;
+    into ``out`` (C order, ``X``'s dtype) if given.
 
     >>> import numpy as np, scipy.sparse as sp
     >>> A = sp.csr_matrix(np.array([[2.0, -1.0], [-1.0, 1.0]]))
@@ -70,7 +75,10 @@ def spmm(A, X):
     X = np.ascontiguousarray(X)
     if X.ndim != 2 or X.shape[0] != A.shape[1]:
         raise ValueError(f"X must have shape ({A.shape[1]}, k), got {X.shape}")
-    out = np.empty((A.shape[0], X.shape[1]), dtype=X.dtype)
+    if out is None:
+        out = np.empty((A.shape[0], X.shape[1]), dtype=X.dtype)
+    elif out.shape != (A.shape[0], X.shape[1]) or out.dtype != X.dtype or not out.flags.c_contiguous:
+        raise ValueError(f"out must be a C-ordered {X.dtype} array of shape {(A.shape[0], X.shape[1])}")
     return _csr_mm(A.indptr, A.indices, A.data.astype(X.dtype, copy=False), X, out)
 
 
@@ -97,26 +105,29 @@ def chebyshev_jacobi(L, m, a=None, b=2.0, dtype=np.float32):
 
     ``m`` steps of the Chebyshev semi-iteration for ``L W = R`` preconditioned by ``D = diag(L)``
     from ``W = 0``: ``m`` products with ``L``. ``a`` defaults to ``2 / (m + 1)²``, the scale a degree-``m``
-    polynomial resolves near 0. ``m = 0`` gives ``D⁻¹ R``.
+    polynomial resolves near 0. ``m = 0`` gives ``D⁻¹ R``. The returned function ``apply(R, out=None)``
+    computes in ``dtype`` and answers in ``R``'s dtype, into ``out`` if given (any layout); it keeps its
+    work blocks between calls (see :class:`_Blocks`), so one ``apply`` must not run in two threads at once.
     """
     L = L.tocsr()
-    dinv = (1.0 / L.diagonal()).astype(dtype)[:, None]
+    dinv = (1.0 / L.diagonal()).astype(dtype)
     if m == 0:
-        return lambda R: (dinv * R).astype(R.dtype)
+        return lambda R, out=None: _answer(dinv[:, None] * R, R, out)
     a = 2.0 / (m + 1) ** 2 if a is None else a
     if not 0 < a < b:
         raise ValueError(f"need 0 < a < b for the Chebyshev interval, got a={a}, b={b}")
     Lc = L.astype(dtype)
     theta, delta = (b + a) / 2, (b - a) / 2
     sigma = theta / delta
-    dinv = dinv.ravel()
     scalar = np.dtype(dtype).type
+    blocks = _Blocks(L.shape[0], dtype)
 
-    def apply(R):
-        res = np.multiply(dinv[:, None], R, dtype=dtype)
-        step = res / scalar(theta)
-        W = step.copy()
-        new = np.empty_like(step)
+    def apply(R, out=None):
+        k = R.shape[1]
+        res, step, W, new = (blocks(name, k) for name in ("res", "step", "W", "new"))
+        np.multiply(dinv[:, None], R, out=res, dtype=dtype, casting="same_kind")
+        np.divide(res, scalar(theta), out=step)
+        np.copyto(W, step)
         rho = 1.0 / sigma
         for _ in range(m - 1):
             rho_new = 1.0 / (2.0 * sigma - rho)
@@ -124,9 +135,38 @@ def chebyshev_jacobi(L, m, a=None, b=2.0, dtype=np.float32):
             _chebyshev_step(Lc.indptr, Lc.indices, Lc.data, dinv, step, res, new, W, *coef)
             step, new = new, step
             rho = rho_new
-        return W.astype(R.dtype, copy=False)
+        return _answer(W, R, out)
 
     return apply
+
+
+def _answer(W, R, out):
+    """``W`` in ``R``'s dtype: copied into ``out`` if given, else a new array (``W`` may be a work block)."""
+    if out is None:
+        return W.astype(R.dtype, copy=True)
+    _by_rows(out, lambda w: w, W)
+    return out
+
+
+class _Blocks:
+    """Work blocks of ``n`` rows kept between the iterations: ``blocks(name, m)`` is a C-ordered n x m
+    view of the buffer ``name``, grown when ``m`` exceeds what it holds.
+
+    At 10⁶ nodes a fresh n x 150 block is 0.6-1.2 GB of new pages: its first touch cost 0.5-3.5 s
+    here (page faults, and the kernel compacting memory for huge pages), and an iteration made about
+    ten. Keeping them (with the chunked norms and projections) took a 10⁵-node run from 54.5 to 42.3 s
+    (the whole process, median of 3 paired runs; system time 10.0 -> 2.2 s) and the 10⁶-node solve to
+    1.5e-7 from 928 to 588 s (``benchmarks/bench_spectral.py`` docstring), for ~20 % more peak memory.
+    """
+
+    def __init__(self, n, dtype):
+        self.n, self.dtype, self._buffers = n, np.dtype(dtype), {}
+
+    def __call__(self, name, m):
+        buf = self._buffers.get(name)
+        if buf is None or buf.size < self.n * m:
+            buf = self._buffers[name] = np.empty(self.n * m, dtype=self.dtype)
+        return buf[: self.n * m].reshape(self.n, m)
 
 
 STALL_AFTER, STALL_WINDOW = 8, 3  # mixed precision: float32 stops when it no longer gains (block_lobpcg)
@@ -157,13 +197,23 @@ def _gram(A, B):
     return G
 
 
+def _column_norms(Z):
+    """The Euclidean norm of each column: sums of squares by chunks of ``ROWS`` rows (in ``Z``'s precision),
+    added in float64 (no n x k temporary)."""
+    sq = np.zeros(Z.shape[1])
+    for start in range(0, Z.shape[0], ROWS):
+        z = Z[start : start + ROWS]
+        sq += np.einsum("ij,ij->j", z, z)
+    return np.sqrt(sq)
+
+
 def _normalize_columns(Z):
     """``Z`` with its zero columns dropped and the others scaled to unit norm (in place if none is)."""
-    norms = np.linalg.norm(Z, axis=0)
+    norms = _column_norms(Z)
     keep = norms > 0
     if not keep.all():
         Z, norms = Z[:, keep], norms[keep]
-    Z /= norms
+    Z /= norms.astype(Z.dtype)
     return Z
 
 
@@ -171,7 +221,9 @@ def _subtract_projection(Z, B):
     """``Z − B (Bᵀ Z)`` in place (``B`` orthonormal)."""
     if B.shape[1]:
         C = _gram(B, Z).astype(Z.dtype)
-        _by_rows(Z, lambda z, b: z - b @ C, Z, B)
+        for start in range(0, Z.shape[0], ROWS):
+            r = slice(start, start + ROWS)
+            Z[r] -= B[r] @ C if B.shape[1] > 1 else B[r] * C  # one column: a broadcast, not a GEMM
     return Z
 
 
@@ -201,7 +253,7 @@ def _project(Z, Y, X):
     Z = _normalize_columns(Z)
     _subtract_projection(Z, Y)
     _subtract_projection(Z, X)
-    after = np.linalg.norm(Z, axis=0)
+    after = _column_norms(Z)
     weak = after < 1e-3  # lost > 99.9 % of the (unit) norm: rounding left in it is not small
     if weak.any():
         Z[:, weak] = _subtract_projection(_subtract_projection(Z[:, weak], Y), X)
@@ -215,7 +267,8 @@ def block_lobpcg(
 ):  # fmt: skip
     """LOBPCG for the smallest eigenpairs of ``L`` (CSR) on the complement of the orthonormal ``Y``.
 
-    ``precond`` maps a block of residuals to search directions (e.g. :func:`chebyshev_jacobi`).
+    ``precond(R, out)`` writes the search directions for a block of residuals into ``out`` (e.g.
+    :func:`chebyshev_jacobi`); ``matmul(L, Z, out=None)`` is the product with ``L`` (:func:`spmm`).
     Rayleigh–Ritz on ``[X, Z]`` with ``Z = [T R_active, P_active]`` (soft locking: converged columns
     get no new directions); stops when the first ``n_wanted`` columns have
     ``‖Lx − θx‖ ≤ max(rtol · θ_max, floor)``. Returns Ritz values (ascending), vectors, residual
@@ -265,14 +318,16 @@ def _block_lobpcg(
         C = C.astype(dtype)
         X = _by_rows(X, lambda x: x @ C, X)
         LX = _by_rows(LX, lambda lx: lx @ C, LX)
-    P = np.empty((X.shape[0], 0), dtype=dtype) if P is None else P
+    n = X.shape[0]
+    blocks = _Blocks(n, dtype)  # R, Z, LZ and ZC: the same memory every iteration
+    P = np.empty((n, 0), dtype=dtype) if P is None else P
     columns = k
     history = []
     for it in range(it0, it0 + maxiter + 1):
         with timer("residuals"):
             theta_x = theta.astype(dtype)
-            R = _by_rows(np.empty_like(X), lambda lx, x, t=theta_x: lx - x * t, LX, X)
-            res = np.linalg.norm(R, axis=0).astype(np.float64)
+            R = _by_rows(blocks("R", k), lambda lx, x, t=theta_x: lx - x * t, LX, X)
+            res = _column_norms(R)
         tol = max(rtol * theta[-1], floor)
         if callback is not None:
             callback(it, theta, res)
@@ -282,16 +337,19 @@ def _block_lobpcg(
         if single and len(history) >= STALL_AFTER and worst > 0.9 * min(history[-STALL_WINDOW:]):
             break
         history.append(worst)
-        active = res > tol
+        active = np.flatnonzero(res > tol)
+        n_active, n_p = len(active), P.shape[1]
+        Z = blocks("Z", n_active + n_p)
         with timer("preconditioner"):
-            TR = precond(R if active.all() else R[:, active])
-            R = None
-            Z = np.hstack([TR, P])
-            TR = P = None
+            if n_active < k:  # the active columns first, in place (a view with R's row stride)
+                R = _by_rows(R[:, :n_active], lambda r, a=active: r[:, a], R)
+            precond(R, out=Z[:, :n_active])
+            _by_rows(Z[:, n_active:], lambda p: p, P)
+            R = P = None
         with timer("project/orthonormalise"):
             Z = _project(Z, Y, X)
         with timer("products L·block"):
-            LZ = matmul(L, Z)
+            LZ = matmul(L, Z, out=blocks("LZ", Z.shape[1]))
         columns += Z.shape[1]
         with timer("Rayleigh-Ritz: Gram"):
             XLZ, ZLZ = _gram(LX, Z), _gram(Z, LZ)
@@ -301,10 +359,11 @@ def _block_lobpcg(
             C = C.astype(dtype, copy=False)
         with timer("Rayleigh-Ritz: update"):
             Cx, Cz = C[:k], C[k:]
-            ZC = _by_rows(np.empty_like(X), lambda z, c=Cz: z @ c, Z)
-            P = ZC if active.all() else ZC[:, active]
+            ZC = _by_rows(blocks("ZC", k), lambda z, c=Cz: z @ c, Z)
             X = _by_rows(X, lambda x, zc, c=Cx: x @ c + zc, X, ZC)
-            del Z, ZC
+            del Z
             LX = _by_rows(LX, lambda lx, lz, a=Cx, b=Cz: lx @ a + lz @ b, LX, LZ)
             del LZ
+            # the next search directions: the active columns of ZC, in place (a view with ZC's row stride)
+            P = ZC if n_active == k else _by_rows(ZC[:, :n_active], lambda zc, a=active: zc[:, a], ZC)
     return theta, X, res, it, columns, P

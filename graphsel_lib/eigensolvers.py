@@ -193,7 +193,9 @@ def complement_probe(
     value below ``σ_d`` proves the miss (a Ritz value is an upper bound of the
     smallest eigenvalue of the complement). A value ``≥ σ_d`` is evidence, not
     proof: an independent random start of ``block`` vectors run for at most
-    ``maxiter`` Jacobi-preconditioned LOBPCG iterations found nothing lower.
+    ``maxiter`` LOBPCG iterations (:func:`blockeig.block_lobpcg` with the
+    Chebyshev–Jacobi preconditioner of degree ``CHEBYSHEV_DEGREE``, in float64)
+    found nothing lower.
 
     Parameters
     ----------
@@ -229,7 +231,9 @@ def complement_probe(
     if b < 1:
         raise ValueError("V spans the whole space: nothing to probe")
     X = np.random.default_rng(seed).standard_normal((n, b))
-    theta, _, res, _ = _block_lobpcg(L, X, Y, 1, maxiter)
+    L = sp.csr_matrix(L)
+    precond = blockeig.chebyshev_jacobi(L, CHEBYSHEV_DEGREE)
+    theta, _, res, _, _ = blockeig.block_lobpcg(L, X, Y, 1, maxiter, LOBPCG_RTOL, precond)
     return float(theta[0]), float(res[0])
 
 

@@ -618,20 +618,25 @@ def test_gram_by_chunks_in_float64_equals_the_product(monkeypatch):
     np.testing.assert_allclose(G, A.astype(np.float32).astype(float).T @ B.astype(np.float32), rtol=1e-5)
 
 
+def _lobpcg_problem(seed, n, p):
+    """A random connected graph's Laplacian (CSR) and the orthonormal constant vector, with the generator."""
+    rng = np.random.default_rng(seed)
+    L = gs.laplacian(random_connected_graph(rng, n, p=p)).tocsr()
+    return rng, L, np.full((L.shape[0], 1), 1 / np.sqrt(L.shape[0]))
+
+
 def test_mixed_precision_lobpcg_equals_double_and_runs_float32_first():
     """mixed=True: float32 iterations (seen by the product), then float64; the same eigenpairs."""
     from graphsel_lib import blockeig
 
-    rng = np.random.default_rng(23)
-    L = gs.laplacian(random_connected_graph(rng, 600, p=0.01)).tocsr()
+    rng, L, Y = _lobpcg_problem(23, 600, 0.01)
     n = L.shape[0]
-    Y = np.full((n, 1), 1 / np.sqrt(n))
     X0 = rng.standard_normal((n, 18))
     dtypes = []
 
-    def matmul(A, X):
+    def matmul(A, X, out=None):
         dtypes.append(X.dtype)
-        return blockeig.spmm(A, X)
+        return blockeig.spmm(A, X, out=out)
 
     args = (L, X0, Y, 12, 500, 1e-10, blockeig.chebyshev_jacobi(L, 4))
     double = blockeig.block_lobpcg(*args)
@@ -643,6 +648,64 @@ def test_mixed_precision_lobpcg_equals_double_and_runs_float32_first():
     assert np.max(mixed[2][:12]) <= 1e-10 * mixed[0][-1] + 1e-12
     V = mixed[1][:, :12]
     np.testing.assert_allclose(V.T @ V, np.eye(12), atol=1e-10)
+
+
+def test_block_lobpcg_reuses_its_work_blocks_between_iterations():
+    """The n x k blocks of an iteration (Z, L·Z) are the same memory every iteration: a fresh block at
+    10⁶ nodes costs seconds of page faults. The answer is still the dense one."""
+    from graphsel_lib import blockeig
+
+    rng, L, Y = _lobpcg_problem(5, 500, 0.01)
+    n = L.shape[0]
+    seen = []
+
+    def matmul(A, X, out=None):
+        seen.append(
+            (X.__array_interface__["data"][0], None if out is None else out.__array_interface__["data"][0])
+        )
+        return blockeig.spmm(A, X, out=out)
+
+    theta, *_ = blockeig.block_lobpcg(
+        L, rng.standard_normal((n, 15)), Y, 10, 500, 1e-10, blockeig.chebyshev_jacobi(L, 4), matmul=matmul
+    )
+    np.testing.assert_allclose(theta[:10], np.linalg.eigvalsh(L.toarray())[1:11], rtol=1e-9)
+    loop = seen[2:]  # after the set-up's product and the first iteration's (no P yet: Z grows once)
+    assert len(loop) > 5 and len(set(loop)) == 1, set(loop)
+
+
+def test_work_blocks_grow_once_and_preconditioner_out_is_a_copy():
+    from graphsel_lib import blockeig
+
+    blocks = blockeig._Blocks(7, np.float32)
+    a = blocks("Z", 3)
+    assert a.shape == (7, 3) and a.flags.c_contiguous and a.dtype == np.float32
+    assert np.shares_memory(blocks("Z", 2), a) and not np.shares_memory(blocks("R", 2), a)
+    assert blocks("Z", 5).shape == (7, 5)  # grown
+
+    rng = np.random.default_rng(2)
+    L = gs.laplacian(random_connected_graph(rng, 80, p=0.05)).tocsr()
+    apply = blockeig.chebyshev_jacobi(L, 4, dtype=np.float64)
+    R1, R2 = rng.standard_normal((80, 4)), rng.standard_normal((80, 6))
+    W1 = apply(R1)
+    W1_again = W1.copy()
+    apply(R2)  # the work blocks are reused: an answer without out= must not change
+    np.testing.assert_array_equal(W1, W1_again)
+    out = np.empty((80, 9))[:, 2:6]  # any layout
+    assert apply(R1, out=out) is out
+    np.testing.assert_array_equal(out, W1)
+    with pytest.raises(ValueError, match="C-ordered"):
+        blockeig.spmm(L, R1, out=np.empty((80, 4), dtype=np.float32))
+
+
+def test_column_norms_by_chunks_equal_numpy(monkeypatch):
+    from graphsel_lib import blockeig
+
+    monkeypatch.setattr(blockeig, "ROWS", 7)
+    Z = np.random.default_rng(3).standard_normal((50, 4))
+    np.testing.assert_allclose(blockeig._column_norms(Z), np.linalg.norm(Z, axis=0), rtol=1e-14)
+    np.testing.assert_allclose(
+        blockeig._column_norms(Z.astype(np.float32)), np.linalg.norm(Z, axis=0), rtol=1e-6
+    )
 
 
 def test_lobpcg_chebyshev_agrees_with_dense():
@@ -684,15 +747,13 @@ def test_block_lobpcg_runs_its_dense_algebra_on_dense_threads_and_times_its_phas
 
     from graphsel_lib import blockeig
 
-    rng = np.random.default_rng(11)
-    L = gs.laplacian(random_connected_graph(rng, 300, p=0.03)).tocsr()
+    rng, L, Y = _lobpcg_problem(11, 300, 0.03)
     n = L.shape[0]
-    Y = np.full((n, 1), 1 / np.sqrt(n))
     seen = []
 
-    def matmul(A, X):
+    def matmul(A, X, out=None):
         seen.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
-        return blockeig.spmm(A, X)
+        return blockeig.spmm(A, X, out=out)
 
     phases = []
 
@@ -713,10 +774,8 @@ def test_block_lobpcg_in_place_row_chunks_match_whole_products(monkeypatch):
     """The n x k products made in place by chunks of ROWS rows give the whole-block result."""
     from graphsel_lib import blockeig
 
-    rng = np.random.default_rng(12)
-    L = gs.laplacian(random_connected_graph(rng, 300, p=0.03)).tocsr()
+    rng, L, Y = _lobpcg_problem(12, 300, 0.03)
     n = L.shape[0]
-    Y = np.full((n, 1), 1 / np.sqrt(n))
     X0 = rng.standard_normal((n, 10))
     args = (L, X0, Y, 6, 300, 1e-9, blockeig.chebyshev_jacobi(L, 4))
     whole = blockeig.block_lobpcg(*args)

@@ -482,15 +482,14 @@ class Relaxation(Params):
         the rounds in Python.
         """
         rule, param, rng = query
-        kept = self._compiled_keys | {"every": {"loss"}, "margin": {"margin", "prob"}}.get(rule, set())
-        if not (self.pass_releases_gil and set(keys) <= kept and rule in self.compiled_query_rules):
-            return None
-        if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
-            return None  # not node ids: the Python path says what is wrong
-        form = self.compiled_form()
+        form = self.compiled_form() if rule in self.compiled_query_rules else None
         if form is None:
             return None
         rl = _relaxation_loop()
+        if not set(keys) <= self._compiled_keys | rl.RULE_RECORDS[rule]:
+            return None
+        if X.shape != (self.n, 1) or not np.array_equal(X[:, 0], np.arange(self.n)):
+            return None  # not node ids: the Python path says what is wrong
 
         code = {"every": rl.EVERY, "margin": rl.MARGIN, "random": rl.RANDOM}[rule]
         query_rule = rl.QueryRule(code, 0.0 if param is None else float(param))

@@ -76,6 +76,8 @@ QueryRule = namedtuple("QueryRule", ["code", "param"])
 QueryRule.__doc__ = """``code`` EVERY, MARGIN (``param`` = b) or RANDOM (``param`` = p)."""
 
 _RECORDED = ("psi", "v", "kuu", "support", "margin", "prob", "loss")
+#: the ``info`` keys a pass records besides the learner's own, by query rule (``Relaxation.compiled_pass``)
+RULE_RECORDS = {"every": frozenset({"loss"}), "margin": frozenset({"margin", "prob"}), "random": frozenset()}
 RelaxationRecords = namedtuple("RelaxationRecords", ["predictions", "scores", "queried", *_RECORDED])
 RelaxationRecords.__doc__ = """The outputs of a pass, one entry a round; a record of length 0 is not kept."""
 

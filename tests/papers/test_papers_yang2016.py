@@ -140,7 +140,7 @@ def test_table1_smoke(t1, figures):
     ):
         assert (figures / f"30_yang2016_{name}.csv").is_file(), name
     t1.show_summary()
-    assert "headline" in t1.headline_note() and "within tolerance" in t1.verdict_lines().render()
+    assert "headline" in t1.headline_note().render() and "within tolerance" in t1.verdict_lines().render()
     assert t1.reading_pm().render().startswith('The square root of the published "±"')
     for r in (t1.reading_cmog_dgs(), t1.reading_gpa(), t1.reading()):
         assert "Cora" in r.render()
@@ -206,7 +206,7 @@ def test_fig2_smoke(f2, figures):
     assert 0 <= f2.ratio("cora", "MSG", p.h_grid[0]) <= 1
     f2.write()
     assert (figures / "32_yang2016_fig2_vs_published.csv").is_file()
-    assert "diagnostic" in f2.gamma_note() and "ridge diagnostic" in f2.reading().render()
+    assert "diagnostic" in f2.gamma_note().render() and "ridge diagnostic" in f2.reading().render()
     claims = f2.reading().claims  # smoke runs Cora only: no PubMed bullet, the ridge diagnostic runs
     assert claims["ridge_run"] and not claims["pubmed_run"]
     plt.close(yang.draw_fig2(f2))

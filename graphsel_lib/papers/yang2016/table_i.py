@@ -119,10 +119,13 @@ class Table1(Result):
         )[[*self.KEYS, "tuned", "error", "queried", "time"]]
         _print(show)
 
-    def headline_note(self) -> str:
-        return (
-            f"cells within tolerance (BBQ, BBQ_eps, DGS, MSG): without bias {self.score[False]}, with bias "
-            f"{self.score[True]} -> headline: {'with' if self.headline_bias else 'without'} the bias feature"
+    def headline_note(self) -> Reading:
+        """The rule that picks the headline setting: cells within tolerance with and without the bias."""
+        return reading(
+            "table1.headline_note",
+            dict(with_bias=bool(self.headline_bias)),
+            without=self.score[False],
+            with_=self.score[True],
         )
 
     def verdict_lines(self) -> Reading:

@@ -38,6 +38,10 @@ TEMPLATES = {
         r"{msg_cmog*, }: MSG's advantage over the real Alg. 1 is {larger_everywhere?larger than the paper's table "
         r"shows|not larger than the paper's table shows on every graph} (Sec. 5)."
     ),
+    "table1.headline_note": (
+        r"cells within tolerance (BBQ, BBQ_eps, DGS, MSG): without bias {without}, with bias {with_} -> headline: "
+        r"{with_bias?with|without} the bias feature"
+    ),
     "table1.gap": r"{name} {value:+.4f}",
     "table1.value": r"{name} {value:.4f}",
     "table1.beaten": r"{method} on {dataset}",
@@ -191,6 +195,10 @@ TEMPLATES = {
     "fig3.queries": (
         r"{dataset} MSG {msg:.0f*, } (tuned {tuned*, }); BBQ {bbq:.0f*, } of {n_nodes}"
         r"{all_labels_somewhere?, at least {share:g} % of the labels from $d$ = {all_from} on|}"
+    ),
+    "fig2.gamma_note": (
+        r"[diagnostic] BBQ at the published query ratio, |ours - published|: gamma={gamma:g} max {diagnostic:.4f}; "
+        r"gamma=1 max {plain:.4f}"
     ),
     "fig3.counts": (
         r"{dataset}: MSG better in {better} of {n} comparisons, comparable in {comparable}, worse in {worse}"
