@@ -400,7 +400,14 @@ def check_symmetric(S, name, *, tol=1e-10):
     graph with weights <= 1e-10 pass), while rounding in the last bits of a
     symmetric computation is accepted.
     """
-    D = (S - S.T).tocoo()
+    T = S.T.tocsr()  # sorted indices: equal arrays iff S is exactly symmetric (S canonical)
+    if (
+        np.array_equal(T.indptr, S.indptr)
+        and np.array_equal(T.indices, S.indices)
+        and np.array_equal(T.data, S.data)
+    ):
+        return
+    D = (S - T).tocoo()
     if D.nnz == 0:
         return
     A = abs(S).tocsr()

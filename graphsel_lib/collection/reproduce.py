@@ -617,6 +617,21 @@ def _chapter_of(nb: Path, stage) -> Path | None:
     return next((c for c in stage if c.parent.name != SOLUTIONS and _number(c) == _number(nb)), None)
 
 
+def previous_seconds(cfg: RunConfig) -> dict:
+    """Each notebook's seconds in its last run of ``cfg.profile``, which :func:`longest_first` orders by.
+
+    From the provenance of the folder written to; a notebook it has no time for (a fresh folder, such as
+    ``--figures-dir build/mine``) takes its time from the project's committed ``figures/``, so that a first
+    run is scheduled longest first too, not in number order.
+    """
+    seconds = {}
+    for folder in (cfg.notebooks_dir.parent / "figures", cfg.figures_dir):
+        for name, entry in provenance.load(folder)["notebooks"].items():
+            if entry.get("seconds") is not None and entry.get("profile", cfg.profile) == cfg.profile:
+                seconds[name] = entry["seconds"]
+    return seconds
+
+
 def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -627,10 +642,7 @@ def _run_parallel(notebooks, cfg, fail_fast, jobs) -> dict:
         [nb for nb in notebooks if _number(nb) < SUMMARY_FIRST],
         [nb for nb in notebooks if _number(nb) >= SUMMARY_FIRST],
     ]
-    previous = {
-        name: entry.get("seconds") for name, entry in provenance.load(cfg.figures_dir)["notebooks"].items()
-    }
-    seconds = {name: s for name, s in previous.items() if s is not None}
+    seconds = previous_seconds(cfg)
     results = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for stage in stages:

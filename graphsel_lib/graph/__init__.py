@@ -16,6 +16,7 @@ from .._validation import DataWarning
 from .checks import (  # noqa: F401
     check_adjacency,
     check_labels,
+    without_self_loops,
 )
 from .components import (  # noqa: F401
     bfs_ball,
@@ -51,6 +52,7 @@ __all__ = [
     "DataWarning",
     "Graph",
     "check_adjacency",
+    "without_self_loops",
     "check_labels",
     "largest_connected_component",
     "bfs_ball",

@@ -97,7 +97,16 @@ class Pusher:
     """
 
     def __init__(self, S, *, backend="auto", lookahead="auto"):
-        S, deg = _check_graph(S)
+        self._setup(*_check_graph(S), backend, lookahead)
+
+    @classmethod
+    def of_checked(cls, S, deg, *, backend="auto", lookahead="auto"):
+        """The pusher of ``S`` and its degrees ``deg`` as ``_check_graph`` returned them (not validated again)."""
+        pusher = cls.__new__(cls)
+        pusher._setup(S, deg, backend, lookahead)
+        return pusher
+
+    def _setup(self, S, deg, backend, lookahead):
         if backend not in PUSH_BACKENDS:
             raise ValueError(f"backend must be one of {PUSH_BACKENDS}, got {backend!r}")
         if lookahead not in ("auto", True, False):

@@ -375,7 +375,7 @@ class Relaxation(Params):
         if kernel == "exact":
             self._K = _dense_kernel(S, deg, self.beta, self.max_dense_nodes)
         else:
-            self._pusher = Pusher(S, backend=push_backend)
+            self._pusher = Pusher.of_checked(S, deg, backend=push_backend)
             self._sqrt_deg = np.sqrt(deg)
         if isinstance(tau0, str):
             if tau0 == "trace":

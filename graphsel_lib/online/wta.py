@@ -92,6 +92,7 @@ import numpy as np
 
 from .._validation import check_integer, check_seed
 from ..graph import check_adjacency, n_components
+from . import line_walk
 from ._params import Params
 from .protocol import CompiledPass, CompiledRule, Info, Seed, learner_rng
 from .relaxation import node_ids, read_node_id
@@ -132,9 +133,7 @@ class WTALine(NamedTuple):
 
 
 def _check_connected_graph(S):
-    S = check_adjacency(S)
-    S.setdiag(0)
-    S.eliminate_zeros()
+    S = check_adjacency(S, drop_loops=True)
     k = n_components(S)
     if k != 1:
         raise ValueError(
@@ -173,10 +172,17 @@ class SpanningTreeSampler:
     """
 
     def __init__(self, S: Any, *, max_steps: int = MAX_WALK_STEPS, compiled: bool = True) -> None:
-        S = _check_connected_graph(S)
+        self._setup(_check_connected_graph(S), max_steps, compiled)
+
+    @classmethod
+    def of_checked(cls, S: Any, *, max_steps: int = MAX_WALK_STEPS) -> SpanningTreeSampler:
+        """The compiled sampler of ``S`` as :func:`_check_connected_graph` returned it (not validated again)."""
+        sampler = cls.__new__(cls)
+        sampler._setup(S, max_steps, True)
+        return sampler
+
+    def _setup(self, S, max_steps, compiled):
         self.n = S.shape[0]
-        self.indptr = S.indptr.tolist()
-        self.indices = S.indices.tolist()
         self.data = S.data
         self.unweighted = bool(S.nnz == 0 or np.all(S.data == S.data[0]))
         self.max_steps = check_integer(max_steps, "max_steps", minimum=1)
@@ -185,7 +191,7 @@ class SpanningTreeSampler:
         cum = self._walks[0](S.indptr, S.data) if self._walks else _row_cumsum(S.indptr, S.data)
         # cumulative weights within each row: a row's rounding is its own, not that of the rows before it
         self.cum_array = cum
-        self.cum = cum.tolist()
+        self._lists = None  # the CSR arrays as Python lists, made for the Python walks only
         if not self.unweighted:
             _check_walkable(S, cum)
 
@@ -234,7 +240,9 @@ class SpanningTreeSampler:
         slot = [-1] * n  # CSR index of the edge (u, parent[u])
         in_tree = [False] * n
         in_tree[root] = True
-        indptr, indices, cum = self.indptr, self.indices, self.cum
+        if self._lists is None:
+            self._lists = (self.S.indptr.tolist(), self.S.indices.tolist(), self.cum_array.tolist())
+        indptr, indices, cum = self._lists
         unweighted = self.unweighted
         random = rng.random
         buf, k = random(_BUFFER).tolist(), 0
@@ -263,6 +271,15 @@ class SpanningTreeSampler:
                 parent[u] = indices[slot[u]]
                 u = parent[u]
         return parent, slot, steps
+
+
+def _depth_first_line():
+    """:data:`~graphsel_lib.online.wta_loop.depth_first_line` (compiled), or its Python code without numba."""
+    try:
+        from .wta_loop import depth_first_line
+    except ImportError:  # numba missing or broken
+        return line_walk.depth_first_line
+    return depth_first_line
 
 
 def _compiled_walks():
@@ -365,25 +382,9 @@ def tree_line(tree: SpanningTree) -> WTALine:
     order = np.argsort(parent, kind="stable")  # children grouped by parent, increasing ids
     order = order[parent[order] >= 0]
     starts = np.searchsorted(parent[order], np.arange(n + 1))
-    order, starts, w = order.tolist(), starts.tolist(), weight.tolist()
-    nodes, weights = [root], []
-    low = math.inf  # smallest weight climbed since the last first visit
-    stack = [[root, starts[root]]]
-    while stack:
-        top = stack[-1]
-        u, k = top
-        if k == starts[u + 1]:
-            stack.pop()
-            if stack:
-                low = min(low, w[u])  # backtrack over the edge (u, parent[u])
-            continue
-        top[1] = k + 1
-        v = order[k]
-        weights.append(min(low, w[v]))
-        low = math.inf
-        nodes.append(v)
-        stack.append([v, starts[v]])
-    line, gaps = np.asarray(nodes, dtype=np.int64), np.asarray(weights, dtype=np.float64)
+    line, gaps = _depth_first_line()(
+        order.astype(np.int64), starts.astype(np.int64), weight.astype(np.float64), root
+    )
     position = np.empty(n, dtype=np.int64)
     position[line] = np.arange(n)
     R = np.concatenate([[0.0], np.cumsum(1.0 / gaps)])
@@ -438,7 +439,7 @@ class WTA(CompiledPass, Params):
         self.n_trees = check_integer(n_trees, "n_trees", minimum=1)
         self.seed = check_seed(seed)
         self.default = check_integer(default, "default", minimum=0)
-        self._sampler = SpanningTreeSampler(self.S)
+        self._sampler = SpanningTreeSampler.of_checked(self.S)
         self.trees: list[SpanningTree] | None = None
         self.lines: list[WTALine] | None = None
         if seed is not None:

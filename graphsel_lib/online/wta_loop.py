@@ -31,7 +31,11 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-__all__ = ["WTARule", "WTAState", "nearest_revealed_before", "play_wta", "row_cumsum", "wilson_walks"]
+from . import line_walk
+
+__all__ = [
+    "WTARule", "WTAState", "depth_first_line", "nearest_revealed_before", "play_wta", "row_cumsum", "wilson_walks",
+]  # fmt: skip
 
 WTARule = namedtuple("WTARule", ["n", "default"])
 WTARule.__doc__ = (
@@ -79,6 +83,10 @@ def nearest_revealed_before(positions, n_positions):
         if b >= 0:
             prev[b] = a
     return left, right
+
+
+depth_first_line = numba.njit(cache=True)(line_walk.depth_first_line)
+depth_first_line.__doc__ = line_walk.depth_first_line.__doc__
 
 
 @numba.njit(cache=True)

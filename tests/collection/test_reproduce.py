@@ -605,3 +605,29 @@ def test_parallel_runs_start_the_longest_notebook_first(tmp_path):
     assert reproduce.main(["--root", str(tmp_path), "--jobs", "2", "--figures-dir", str(out)]) == 0
     started = {n: float((tmp_path / f"{n}.t").read_text()) for n in ("01_short", "02_short", "03_long")}
     assert started["03_long"] < started["01_short"]  # 01 waits for a free worker: 03 and 02 go first
+
+
+def test_a_fresh_figures_folder_is_scheduled_by_the_committed_times(tmp_path):
+    """A folder with no provenance (``--figures-dir build/mine``) takes the committed figures' times, same profile."""
+    nbdir, committed, fresh = tmp_path / "notebooks", tmp_path / "figures", tmp_path / "mine"
+    for folder in (nbdir, committed, fresh):
+        folder.mkdir()
+    entries = {"01_short": (1.0, "full"), "02_long": (100.0, "full"), "03_smoke_only": (50.0, "smoke")}
+    manifest = {
+        "version": 1,
+        "notebooks": {n: {"files": {}, "seconds": s, "profile": p} for n, (s, p) in entries.items()},
+    }
+    (committed / provenance.MANIFEST).write_text(json.dumps(manifest))
+    cfg = reproduce._config(
+        reproduce._parser().parse_args(["--root", str(tmp_path), "--figures-dir", str(fresh)])
+    )
+    assert reproduce.previous_seconds(cfg) == {
+        "01_short": 1.0,
+        "02_long": 100.0,
+    }  # the smoke time is not a full one
+    names = [Path(f"{n}.ipynb") for n in ("01_short", "02_long", "03_smoke_only")]
+    assert [p.stem for p in reproduce.longest_first(names, reproduce.previous_seconds(cfg))] == [
+        "03_smoke_only", "02_long", "01_short"]  # fmt: skip
+    own = {"version": 1, "notebooks": {"01_short": {"files": {}, "seconds": 500.0, "profile": "full"}}}
+    (fresh / provenance.MANIFEST).write_text(json.dumps(own))
+    assert reproduce.previous_seconds(cfg)["01_short"] == 500.0  # the folder's own last run wins

@@ -466,3 +466,38 @@ def test_from_networkx_refuses_an_empty_graph_and_text_weights():
     ):
         gs.Graph.from_networkx(G)
     assert gs.Graph.from_networkx(G, weight=None).adjacency[0, 1] == 1.0  # the fix the message names
+
+
+def test_without_self_loops_is_setdiag_zero_then_eliminate_zeros():
+    """The fast removal of the diagonal leaves what ``setdiag(0); eliminate_zeros()`` leaves, array by array."""
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        n = int(rng.integers(1, 30))
+        A = sp.random(n, n, density=rng.random() * 0.5, random_state=int(rng.integers(10**9)), format="csr")
+        A = (A + A.T).tocsr()
+        if trial % 3 == 0:
+            A.setdiag(rng.random(n) * (rng.random(n) < 0.5))  # some loops, some explicit zeros
+        if trial % 5 == 0:
+            A.data[rng.random(A.nnz) < 0.2] = 0.0
+        A.sort_indices()
+        slow = A.copy()
+        slow.setdiag(0)
+        slow.eliminate_zeros()
+        fast = gs.graph.without_self_loops(A.copy())
+        for field in ("indptr", "indices", "data"):
+            np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field))
+    S = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    assert gs.graph.without_self_loops(S) is S  # nothing to remove: no copy
+
+
+def test_symmetry_check_refuses_what_it_refused_before():
+    """The exact-equality shortcut of the symmetry check accepts only symmetric input; last-bit rounding passes."""
+    S = sp.csr_matrix(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]))
+    assert gs.check_adjacency(S).nnz == 4
+    near = S.toarray()
+    near[0, 1] *= 1 + 1e-13  # rounding in a symmetric computation
+    assert gs.check_adjacency(near).nnz == 4
+    directed = S.toarray()
+    directed[2, 0] = 0.0
+    with pytest.raises(ValueError, match="not symmetric"):
+        gs.check_adjacency(directed)

@@ -423,3 +423,15 @@ def test_tau0_errors_name_tau0_and_come_first(rng, monkeypatch):
         Relaxation(S, beta=1.0, tau0=True)
     with pytest.raises(TypeError, match="max_dense_nodes must be an integer"):
         Relaxation(S, beta=1.0, max_dense_nodes=10.5)
+
+
+def test_a_pusher_of_a_checked_graph_pushes_as_a_fresh_one():
+    """The relaxation learner validates its graph once: its pusher, built from the checked matrix, gives the same vectors."""
+    from graphsel_lib.online.push import _check_graph
+
+    S = random_connected_graph(np.random.default_rng(3), 40)
+    a, b = Pusher(S), Pusher.of_checked(*_check_graph(S))
+    for s in (0, 7, 39):
+        (na, xa), (nb, xb) = a(s, 0.1, 1e-4), b(s, 0.1, 1e-4)
+        np.testing.assert_array_equal(na, nb)
+        np.testing.assert_array_equal(xa, xb)

@@ -344,3 +344,32 @@ def test_the_compiled_walk_draws_the_trees_of_the_python_walk(random_graphs, wei
             np.testing.assert_array_equal(a.parent, b.parent)
             np.testing.assert_array_equal(a.weight, b.weight)
             assert a.root == b.root
+
+
+def test_a_sampler_of_a_checked_graph_draws_the_same_trees(random_graphs):
+    """WTA validates its graph once: the sampler it builds from the checked matrix draws the trees of a fresh one."""
+    from graphsel_lib.online.wta import _check_connected_graph
+
+    for S in random_graphs:
+        a = SpanningTreeSampler(S)
+        b = SpanningTreeSampler.of_checked(_check_connected_graph(S))
+        for seed in range(3):
+            ta, tb = a.draw(np.random.default_rng(seed)), b.draw(np.random.default_rng(seed))
+            np.testing.assert_array_equal(ta.parent, tb.parent)
+            np.testing.assert_array_equal(ta.weight, tb.weight)
+
+
+def test_the_compiled_line_is_its_python_code(random_graphs):
+    """``tree_line`` runs the depth-first visit compiled: the same nodes and weights as the same code in Python."""
+    from graphsel_lib.online import line_walk, wta_loop
+
+    for S in random_graphs:
+        tree = random_spanning_tree(S, 0)
+        parent = tree.parent
+        order = np.argsort(parent, kind="stable")
+        order = order[parent[order] >= 0]
+        starts = np.searchsorted(parent[order], np.arange(parent.size + 1))
+        args = (order.astype(np.int64), starts.astype(np.int64), tree.weight, int(tree.root))
+        for a, b in zip(wta_loop.depth_first_line(*args), line_walk.depth_first_line(*args), strict=True):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(tree_line(tree).nodes, wta_loop.depth_first_line(*args)[0])
