@@ -29,7 +29,12 @@ pass, ours and naive):
    BBQ_ε, DGS, one-vs-rest RandomSampling, the relaxation learner with the
    push and with margin sampling) against the same learner's Python rounds
    (its ``compiled_pass`` switched off), same order, with a check that both
-   made the same predictions and queries (``--skip-compiled`` leaves it out).
+   made the same predictions and queries (``--skip-compiled`` leaves it out);
+6. one pass of one-vs-rest SSLGC (mu = 1, kappa = 0.4) on Cora at the ranks ``--cert-ranks`` (default 250,
+   500, 1000, with the bias feature), with the Woodbury certificates of its query decisions
+   (:mod:`graphsel_lib.online.query_certificate`) against the same compiled pass computing ``A_k^{-1} m_t``
+   for every learner and round, same order, with a check that both made the same predictions, queries and
+   scores (``--cert-ranks ""`` leaves it out).
 
 Pass time is ``trace.time``: the online loop only, as the
 published times; "call" adds the set-up of ``run`` (input checks, copying M
@@ -42,6 +47,7 @@ import argparse
 import os
 import platform
 import time
+from functools import partial
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -142,6 +148,7 @@ def main():
     p.add_argument(
         "--skip-compiled", action="store_true", help="leave out part 5 (compiled passes vs Python rounds)"
     )
+    p.add_argument("--cert-ranks", default="250,500,1000", help="part 6: ranks of SSLGC with certificates")
     args = p.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -174,6 +181,36 @@ def main():
     if not args.skip_compiled:
         with threadpool_limits(limits=1):
             compiled_part(args, M, labels, order)
+    if args.cert_ranks:
+        with threadpool_limits(limits=1):
+            certificate_part([int(d) for d in args.cert_ranks.split(",")], args.repeats)
+
+
+def certificate_part(ranks, repeats):
+    """Part 6: SSLGC with and without the certificates of its query decisions, same order, same pass."""
+    from graphsel_lib.online import query_certificate
+
+    g = gs.load_dataset("cora")
+    order = np.random.default_rng(0).permutation(g.n_nodes)
+    learner = partial(SSLGC, mu=1.0, kappa=0.4)
+    print(f"\n6. one-vs-rest SSLGC on Cora (mu = 1, kappa = 0.4, bias): certified decisions vs every product "
+          f"(best of {repeats})")  # fmt: skip
+    every = query_certificate.CERT_MIN_D
+    for d in ranks:
+        M = np.asfortranarray(gs.add_bias(gs.spectral_embedding(g.adjacency, d).M, 1.0))
+        times, traces = {}, {}
+        for name, min_d in (("certified", every), ("every product", 10**9)):
+            query_certificate.CERT_MIN_D = min_d
+            try:
+                traces[name] = [run(OneVsRest(learner), M, g.labels, order=order) for _ in range(repeats)]
+            finally:
+                query_certificate.CERT_MIN_D = every
+            times[name] = min(t.time for t in traces[name])
+        a, b = traces["certified"][0], traces["every product"][0]
+        same = all(np.array_equal(getattr(a, f), getattr(b, f)) for f in ("predictions", "queried", "scores"))
+        print(f"   d = {d:5d}: certified {times['certified']:.3f} s, every product {times['every product']:.3f} s, "
+              f"ratio {times['certified'] / times['every product']:.2f}; same predictions, queries and scores: "
+              f"{same}{'' if d + 1 >= every else f' (below the certificates rank {every}: the same code runs)'}")  # fmt: skip
 
 
 def compiled_part(args, M, labels, order):
