@@ -24,6 +24,7 @@ import numpy as np
 
 __all__ = [
     "CHUNK_ROUNDS",
+    "downdate_then_matvec",
     "fixed_order_dot",
     "play_in_chunks",
     "rank_one_downdate",
@@ -74,6 +75,26 @@ def rank_one_downdate(A, u, c):
         row = A[i]
         for j in range(d):
             row[j] -= c * (ui * u[j])
+
+
+@numba.njit(cache=True, inline="always")
+def downdate_then_matvec(A, u, c, x, out):
+    """:func:`rank_one_downdate` ``A −= c u uᵀ``, then ``out = A x`` as :func:`symmetric_matvec`, in one sweep.
+
+    Row ``i`` is downdated and then added, ``x_i`` times, to ``out``: the same products in the same order as
+    the two calls one after the other (the same bits), reading ``A`` once instead of twice.
+    """
+    d = u.shape[0]
+    for j in range(d):
+        out[j] = 0.0
+    for i in range(d):
+        ui = u[i]
+        xi = x[i]
+        row = A[i]
+        for j in range(d):
+            a = row[j] - c * (ui * u[j])
+            row[j] = a
+            out[j] += xi * a
 
 
 @numba.njit(cache=True, inline="always")

@@ -73,7 +73,14 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from ._kernels import fixed_order_dot, play_in_chunks, rank_one_downdate, record_round, symmetric_matvec
+from ._kernels import (
+    downdate_then_matvec,
+    fixed_order_dot,
+    play_in_chunks,
+    rank_one_downdate,
+    record_round,
+    symmetric_matvec,
+)
 
 __all__ = [
     "RULES",
@@ -167,8 +174,12 @@ def set_target(z, f, y, definition1):
 
 
 @numba.njit(cache=True, inline="always")
-def _rls_update(Ainv, W, x, u, v, z, p):
-    """``w_k += c (z_k − p_k) u`` and ``A^{-1} −= c u uᵀ`` with ``c = 1/(1+v)``, ``p_k = w_k · x``."""
+def _rls_update(Ainv, W, x, u, v, z, p, x_next, u_next):
+    """``w_k += c (z_k − p_k) u`` and ``A^{-1} −= c u uᵀ`` with ``c = 1/(1+v)``, ``p_k = w_k · x``.
+
+    With a next instance (``x_next`` not empty), ``u_next = A^{-1} x_next`` of the updated inverse in the
+    same sweep (:func:`~graphsel_lib.online._kernels.downdate_then_matvec`: the same bits as computed next round).
+    """
     d = x.shape[0]
     c = 1.0 / (1.0 + v)
     for k in range(W.shape[0]):
@@ -176,7 +187,10 @@ def _rls_update(Ainv, W, x, u, v, z, p):
         w = W[k]
         for i in range(d):
             w[i] += u[i] * a
-    rank_one_downdate(Ainv, u, c)
+    if x_next.shape[0] > 0:
+        downdate_then_matvec(Ainv, u, c, x_next, u_next)
+    else:
+        rank_one_downdate(Ainv, u, c)
 
 
 # --------------------------------------------------------------------------- the rules
@@ -336,12 +350,19 @@ def _rounds_template(X, order, y, start, stop, params, state, rng, out):
     d = X.shape[1]
     K = W.shape[0]
     u = np.empty(d)
+    u_next = np.empty(d)  # A^{-1} m of the next round, made by an update's sweep over A^{-1}
+    no_next = np.empty(0)
+    have_next = False
     p = np.empty(K)
     f = np.empty(K)
     z = np.empty(K)
     for t in range(start, stop):
         x = X[order[t]]
-        symmetric_matvec(Ainv, x, u)
+        if have_next:
+            u, u_next = u_next, u
+        else:
+            symmetric_matvec(Ainv, x, u)
+        have_next = False
         v = fixed_order_dot(x, u)
         for k in range(K):
             p[k] = fixed_order_dot(W[k], x)
@@ -352,7 +373,8 @@ def _rounds_template(X, order, y, start, stop, params, state, rng, out):
         record_round(out.v, t, v)
         queried[t] = ask
         if ask and update:
-            _rls_update(Ainv, W, x, u, v, z, p)
+            have_next = t + 1 < stop
+            _rls_update(Ainv, W, x, u, v, z, p, X[order[t + 1]] if have_next else no_next, u_next)
             n_updates[0] += 1
 
 

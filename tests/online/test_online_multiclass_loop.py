@@ -153,3 +153,28 @@ def test_every_rule_gets_its_own_cached_loop():
             and loop.py_func.__globals__["_RULE"] is multiclass_loop.RULES[name].round
         )
         assert loop._cache._cache_path  # numba's on-disk cache (cache=True) is on
+
+
+def test_downdate_then_matvec_is_the_two_kernels_one_after_the_other():
+    """The fused sweep gives the downdated A and A x of rank_one_downdate then symmetric_matvec, bit for bit."""
+    from graphsel_lib.online._kernels import downdate_then_matvec, rank_one_downdate, symmetric_matvec
+
+    @numba.njit
+    def fused(A, u, c, x, out):
+        downdate_then_matvec(A, u, c, x, out)
+
+    @numba.njit
+    def separate(A, u, c, x, out):
+        rank_one_downdate(A, u, c)
+        symmetric_matvec(A, x, out)
+
+    rng = np.random.default_rng(0)
+    for d in (1, 5, 33, 200):
+        B = rng.standard_normal((d, d))
+        A = B @ B.T + np.eye(d)
+        u, x, c = rng.standard_normal(d), rng.standard_normal(d), float(rng.random())
+        A1, A2, o1, o2 = A.copy(), A.copy(), np.empty(d), np.empty(d)
+        fused(A1, u, c, x, o1)
+        separate(A2, u, c, x, o2)
+        np.testing.assert_array_equal(A1, A2)
+        np.testing.assert_array_equal(o1, o2)
