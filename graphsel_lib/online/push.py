@@ -31,8 +31,10 @@ package is importable (:class:`Pusher`, identical results).
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import check_integer, check_positive, check_probability
 from ..graph import check_adjacency
@@ -40,7 +42,7 @@ from ..graph import check_adjacency
 __all__ = ["LOOKAHEAD_NODES", "PUSH_BACKENDS", "Pusher", "ppr_push", "push_kernel_column"]
 
 
-def _check_graph(S):
+def _check_graph(S: Any) -> tuple[sp.csr_matrix, np.ndarray]:
     S = check_adjacency(S, drop_loops=True)
     deg = np.asarray(S.sum(axis=1)).ravel()
     if np.any(deg <= 0):
@@ -96,17 +98,19 @@ class Pusher:
     15–23% at 10^6.
     """
 
-    def __init__(self, S, *, backend="auto", lookahead="auto"):
+    def __init__(self, S: Any, *, backend: str = "auto", lookahead: bool | str = "auto") -> None:
         self._setup(*_check_graph(S), backend, lookahead)
 
     @classmethod
-    def of_checked(cls, S, deg, *, backend="auto", lookahead="auto"):
+    def of_checked(
+        cls, S: sp.csr_matrix, deg: np.ndarray, *, backend: str = "auto", lookahead: bool | str = "auto"
+    ) -> Pusher:
         """The pusher of ``S`` and its degrees ``deg`` as ``_check_graph`` returned them (not validated again)."""
         pusher = cls.__new__(cls)
         pusher._setup(S, deg, backend, lookahead)
         return pusher
 
-    def _setup(self, S, deg, backend, lookahead):
+    def _setup(self, S: sp.csr_matrix, deg: np.ndarray, backend: str, lookahead: bool | str) -> None:
         if backend not in PUSH_BACKENDS:
             raise ValueError(f"backend must be one of {PUSH_BACKENDS}, got {backend!r}")
         if lookahead not in ("auto", True, False):
@@ -140,7 +144,7 @@ class Pusher:
             self._residual_threshold = np.zeros((n, 2))
             self._estimate_degree = np.zeros((n, 2))
             self._estimate_degree[:, 1] = deg
-            self._eps = None  # the ε of the thresholds in self._residual_threshold[:, 1]
+            self._eps: float | None = None  # the ε of the thresholds in self._residual_threshold[:, 1]
             self._node_state = np.zeros(n, dtype=np.uint8)  # 0 untouched, 1 touched, 2 queued; +4 pushed
             self._queue = np.zeros(n, dtype=ids)
             self._touched = np.zeros(n, dtype=ids)
@@ -148,7 +152,7 @@ class Pusher:
             # compile the loop (or load it from numba's on-disk cache) now, not in the first timed call
             self(0, 0.5, 1e-4)
 
-    def kernel_args(self, eps):
+    def kernel_args(self, eps: float) -> tuple:
         """The graph and scratch arrays of the compiled push with tolerance ``eps`` (numba backend).
 
         ``(indptr, indices, data, unit_weights, lookahead, residual_threshold, estimate_degree,
@@ -172,7 +176,7 @@ class Pusher:
             self._vals,
         )
 
-    def __call__(self, s, alpha, eps):
+    def __call__(self, s: int, alpha: float, eps: float) -> tuple[np.ndarray, np.ndarray]:
         if self.backend == "numba":
             graph = self.kernel_args(eps)
             k = _numba_push()(*graph[:5], alpha, eps, s, *graph[5:])
@@ -221,7 +225,9 @@ class Pusher:
         return np.array(nodes, dtype=np.intp), np.array(vals, dtype=np.float64)
 
 
-def ppr_push(S, s, alpha, eps, *, backend="auto"):
+def ppr_push(
+    S: Any, s: int, alpha: float, eps: float, *, backend: str = "auto"
+) -> tuple[np.ndarray, np.ndarray]:
     """Approximate personalised PageRank ``Π[:, s] = α (I − (1−α) S D^{-1})^{-1} e_s`` by forward push.
 
     Andersen–Chung–Lang push in FIFO order: push the source, then every node
@@ -246,16 +252,22 @@ def ppr_push(S, s, alpha, eps, *, backend="auto"):
     nodes : ndarray of int, values : ndarray of float
         The non-zero entries of ``x`` (``nodes`` sorted).
     """
-    S, deg = _check_graph(S)
+    return _ppr(*_check_graph(S), s, alpha, eps, backend)
+
+
+def _ppr(S, deg, s, alpha, eps, backend):
+    """:func:`ppr_push` on a graph :func:`_check_graph` returned (validated once)."""
     alpha = check_probability(alpha, "alpha", low_open=True)
     eps = check_positive(eps, "eps")
     s = check_integer(s, "s (the source node)")
     if not 0 <= s < S.shape[0]:
         raise ValueError(f"source node must be in 0..{S.shape[0] - 1}, got {s}")
-    return Pusher(S, backend=backend)(s, alpha, eps)
+    return Pusher.of_checked(S, deg, backend=backend)(s, alpha, eps)
 
 
-def push_kernel_column(S, u, beta, eps, *, backend="auto"):
+def push_kernel_column(
+    S: Any, u: int, beta: float, eps: float, *, backend: str = "auto"
+) -> tuple[np.ndarray, np.ndarray]:
     """Push approximation of ``K[:, u]``: ``2n sqrt(d_u/d_i) x_i`` with ``x ≈ Π[:, u]``, ``α = β/(n+β)``.
 
     Returns ``(nodes, values)`` of the non-zero entries (``nodes`` sorted).
@@ -263,5 +275,5 @@ def push_kernel_column(S, u, beta, eps, *, backend="auto"):
     S, deg = _check_graph(S)
     beta = check_positive(beta, "beta")
     n = S.shape[0]
-    nodes, x = ppr_push(S, u, beta / (n + beta), eps, backend=backend)
+    nodes, x = _ppr(S, deg, u, beta / (n + beta), eps, backend)
     return nodes, 2.0 * n * np.sqrt(deg[u] / deg[nodes]) * x

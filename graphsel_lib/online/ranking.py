@@ -10,12 +10,15 @@ learner would most want labelled comes first.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["query_probabilities"]
 
 
-def query_probabilities(learner, M, nodes, *, t):
+def query_probabilities(learner: Any, M: Any, nodes: ArrayLike, *, t: int) -> tuple[np.ndarray, np.ndarray]:
     """Prediction and query probability of ``learner`` on each of ``nodes``, without changing it.
 
     Parameters

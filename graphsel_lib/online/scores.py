@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["row_scores", "top_two"]
@@ -13,7 +15,7 @@ except ImportError:  # pragma: no cover - numpy < 2 or a future layout
     _einsum = np.einsum
 
 
-def row_scores(W, x):
+def row_scores(W: np.ndarray, x: np.ndarray) -> list[float]:
     """``[w_k · x for k]`` as a list, the same rounding for equal rows.
 
     ``W @ x`` (BLAS gemv) may round two equal rows differently, which breaks
@@ -24,7 +26,7 @@ def row_scores(W, x):
     return _einsum("kd,d->k", W, x).tolist()
 
 
-def top_two(s):
+def top_two(s: Sequence[float]) -> tuple[int, int]:
     """``(i1, i2)``: index of the largest entry of ``s`` and of the largest among the others.
 
     Ties go to the smallest index (``numpy.argmax``'s rule), in both places.

@@ -31,8 +31,10 @@ import functools
 import hashlib
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -95,7 +97,7 @@ def _encode(value, arrays, where):
     )
 
 
-def learner_spec(learner, arrays=None, where="the learner"):
+def learner_spec(learner: Any, arrays: dict | None = None, where: str = "the learner") -> dict:
     """``{"learner": class name, "params": {...}}``: what rebuilds ``learner`` (arrays go into ``arrays``)."""
     arrays = {} if arrays is None else arrays
     name = _class_name(type(learner), where)
@@ -132,7 +134,7 @@ def _lookup(name):
         ) from None
 
 
-def learner_from_spec(spec, arrays=None):
+def learner_from_spec(spec: dict, arrays: dict | None = None) -> Any:
     """The learner :func:`learner_spec` described (only library classes; no code from the file runs)."""
     params = {k: _decode(v, arrays or {}) for k, v in spec["params"].items()}
     cls = _lookup(spec["learner"])
@@ -142,7 +144,7 @@ def learner_from_spec(spec, arrays=None):
 _HEADER = b"graphsel session %d\n"
 
 
-def write(path, meta: dict, arrays: dict) -> Path:
+def write(path: str | os.PathLike[str], meta: dict, arrays: dict) -> Path:
     """Write ``meta`` (JSON-ready) and ``arrays`` to ``path`` atomically, behind the header and digest."""
     path = Path(path)
     if path.is_dir():
@@ -150,7 +152,7 @@ def write(path, meta: dict, arrays: dict) -> Path:
             f"cannot save the session to {path}: it is a folder; give a file name, e.g. {path / 'session.npz'}"
         )
     meta_bytes = json.dumps(meta, sort_keys=True).encode()
-    payload = {f"a_{k}": np.asarray(v) for k, v in arrays.items()}
+    payload: dict[str, Any] = {f"a_{k}": np.asarray(v) for k, v in arrays.items()}
     if any(a.dtype == object for a in payload.values()):
         raise TypeError("cannot save the session: a stored array holds Python objects")
     buf = io.BytesIO()
@@ -165,7 +167,7 @@ def _sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).hexdigest().encode()
 
 
-def read(path):
+def read(path: str | os.PathLike[str]) -> tuple[dict, dict]:
     """``(meta, arrays)`` of a file :func:`write` wrote; ValueError if it is not one, damaged or edited."""
     path = Path(path)
     data = path.read_bytes()
