@@ -2,7 +2,8 @@
 
 Typed so far: ``graph``, ``spectral`` (and the solvers of ``eigensolvers``), ``datasets``, ``active``,
 ``transductive``; in ``online`` the protocol (``run``, ``Trace``, the ``Learner`` protocol), the learner modules,
-``Session`` and its file format, ``push``, ``scores`` and ``ranking`` (not yet the compiled loops, whose arguments
+``Session`` and its file format, ``push``, ``scores``, ``ranking`` and the parameters of a learner (``_params``:
+``get_params``, ``learner_description``) (not yet the compiled loops, whose arguments
 numba types, nor the naive twins of ``reference``).
 """
 
@@ -17,6 +18,7 @@ import pytest
 
 from graphsel_lib import active, datasets, eigensolvers, graph, spectral, transductive
 from graphsel_lib.online import (
+    _params,
     bbq_dgs,
     cmog_msg,
     ollgc_sslgc,
@@ -55,6 +57,7 @@ TYPED = (
     scores,
     ranking,
     session_file,
+    _params,
     transductive,
 )
 #: Public functions typed ahead of their modules (mypy checks their modules' files).

@@ -31,6 +31,7 @@ import sys
 import sysconfig
 import types
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -53,7 +54,7 @@ class Params:
 
     _factory_examples: dict[str, str] = {}
 
-    def get_params(self, deep=True) -> dict:
+    def get_params(self, deep: bool = True) -> dict:
         """``{name: value}`` of the ``__init__`` parameters; with ``deep``, also ``name__sub`` of nested learners."""
         return learner_params(self, deep=deep)
 
@@ -89,12 +90,12 @@ def _shown(obj, name, value):
     return value if attr is None else getattr(obj, attr)
 
 
-def is_learner(obj) -> bool:
+def is_learner(obj: Any) -> bool:
     """True for an instance with the online-learner interface (``reset, predict, wants_label, update``)."""
     return not isinstance(obj, type) and all(callable(getattr(obj, m, None)) for m in _LEARNER_METHODS)
 
 
-def learner_params(obj, deep=True) -> dict:
+def learner_params(obj: Any, deep: bool = True) -> dict:
     """The ``__init__`` parameters of ``obj`` read back from its attributes (scikit-learn's ``get_params``)."""
     out = {}
     for p in _parameters(type(obj)):
@@ -106,7 +107,7 @@ def learner_params(obj, deep=True) -> dict:
     return out
 
 
-def format_params(obj) -> str:
+def format_params(obj: Any) -> str:
     """``ClassName(a=1, b=2)`` from the ``__init__`` parameters (see the module docstring).
 
     Never raises: a parameter not kept under its name shows as ``name=?``; with
@@ -334,6 +335,6 @@ def _global_names(code) -> set[str]:
     return names
 
 
-def learner_description(value):
+def learner_description(value: Any) -> Any:
     """Canonical, JSON-ready description of ``value`` (a learner, a factory, an array, ...) for cache keys."""
     return _Describer()(value)
