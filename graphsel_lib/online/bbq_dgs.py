@@ -69,6 +69,16 @@ class BBQ(_OneHotRidge):
     not rescale ``m``: the scale of the embedding is the one the caller passes.
 
     ``info``: ``score`` (``W_{t-1}ᵀ m_t``), ``u``, ``v``, ``r``, ``threshold``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import BBQ
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(BBQ(kappa=1.0), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist()  # asks while v/(1+v) > t^(-kappa)
+    [False, False, True, False, True, True]
     """
 
     def __init__(self, *, gamma: float = 1.0, kappa: float = 0.4) -> None:
@@ -133,6 +143,16 @@ class BBQEps(_OneHotRidge):
 
     ``info``: ``score``, ``u``, ``v``, ``r``, ``s``, ``q``, ``bound``
     (``sqrt(2 ln(t(t+1)/(2δ)))``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import BBQEps
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(BBQEps(eps=0.1), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes
+    ([True, True, True, True, True, True], 0)
     """
 
     def __init__(self, *, gamma: float = 1.0, eps: float, delta: float = 0.1) -> None:
@@ -203,6 +223,16 @@ class DGS(_OneHotRidge):
     score uncertain by θ (after Agarwal 2013).
 
     ``info``: ``score`` (``p``), ``u``, ``v``, ``theta``, ``margin`` (``Δ̂_t``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import DGS
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(DGS(), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes
+    ([True, True, True, True, True, True], 0)
     """
 
     def __init__(self, *, gamma: float = 1.0, delta: float = 0.1) -> None:

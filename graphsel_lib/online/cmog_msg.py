@@ -185,6 +185,16 @@ class MSG(CMOG):
     ``info``: ``score`` (``f_t``), ``u``, ``v``, ``r``, ``margin`` (``Δ_t``),
     ``theta`` (``Θ_t``), and from ``wants_label`` ``aggressive`` (``Θ_t < 0``)
     and ``prob`` (the query probability, 1 when aggressive).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import MSG
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(MSG(h=0.1, seed=0), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes
+    ([True, False, False, True, True, False], 0)
     """
 
     selective = True  # update reads wants_label's "aggressive": no query rule (MarginSampling) can wrap it

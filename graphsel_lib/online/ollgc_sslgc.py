@@ -42,6 +42,16 @@ class OLLGC(Params):
         Regularisation (gu2013 tunes it on ``{1e-3, …, 10}``).
 
     ``info``: ``{"score": w_{t-1}^T m_t}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import OLLGC
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(OLLGC(mu=1.0), M, [1, 1, -1, -1, 1, -1], order=range(6))
+    >>> trace.predictions.tolist(), trace.n_mistakes  # round t plays node t here
+    ([1, 1, 1, -1, 1, -1], 1)
     """
 
     multiclass = False
@@ -109,6 +119,16 @@ class SSLGC(OLLGC):
     ``info``: ``score`` (``w_{t-1}ᵀ m_t``), ``u`` (``A_{t-1}^{-1} m_t``),
     ``v`` (``m_tᵀ A_{t-1}^{-1} m_t``), ``r`` (``r_t``) and ``threshold``
     (``t^{-κ}``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import SSLGC
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(SSLGC(mu=1.0, kappa=1.0), M, [1, 1, -1, -1, 1, -1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes  # it asks where r_t > t^(-kappa)
+    ([False, False, True, False, True, True], 1)
     """
 
     selective = True  # its update needs its own query step: no query rule (MarginSampling) can wrap it

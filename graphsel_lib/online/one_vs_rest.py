@@ -150,6 +150,17 @@ class OneVsRest(Params):
     ``infos``, their K ``info`` dicts (a stacked SSLGC gives ``r``, the K
     values of ``r_t``, instead). Plain Python containers: cheaper than tiny
     arrays at K ≤ 10.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from functools import partial
+    >>> from graphsel_lib.online import OLLGC, OneVsRest
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(OneVsRest(partial(OLLGC, mu=1.0)), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.predictions.tolist(), trace.n_mistakes  # one OLLGC per class, argmax of the K scores
+    ([0, 0, 1, 1, 0, 1], 0)
     """
 
     multiclass = True

@@ -105,6 +105,16 @@ class RandomSampling(GPA):
 
     One uniform number is drawn per round (``query iff U < p``); updates are
     GPA's (only on queried rounds with a mistake).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import RandomSampling
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(RandomSampling(p=0.5, seed=0), M, [1, 1, -1, -1, 1, -1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes
+    ([False, True, True, True, False, False], 1)
     """
 
     def __init__(self, *, p: float, seed: Seed = None) -> None:

@@ -313,7 +313,27 @@ class Trace:
 
 
 def check_learner(learner: L) -> L:
-    """Raise TypeError unless ``learner`` has the online-learner interface."""
+    """Raise TypeError unless ``learner`` has the online-learner interface; return it.
+
+    Parameters
+    ----------
+    learner : object
+        An instance with ``reset``, ``predict``, ``wants_label``, ``update`` and a ``multiclass`` attribute.
+
+    Returns
+    -------
+    The same ``learner``.
+
+    Examples
+    --------
+    >>> from graphsel_lib.online import CMOG
+    >>> check_learner(CMOG())
+    CMOG(gamma=1.0, targets='definition1')
+    >>> check_learner(object())
+    Traceback (most recent call last):
+    ...
+    TypeError: object is not an online learner: missing reset, predict, wants_label, update, multiclass attribute
+    """
     if isinstance(learner, type):
         raise TypeError(f"{learner.__name__} is a class, not an online learner: pass an instance, e.g. GPA()")
     missing = [m for m in _METHODS if not callable(getattr(learner, m, None))]

@@ -103,6 +103,16 @@ class MarginSampling(_QueryRule):
         Seed of the coin; ``None`` uses the generator :func:`run` passes to ``reset``.
 
     ``info`` gains ``"margin"`` (Δ_t) and ``"prob"`` (the query probability).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import CMOG, MarginSampling
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(MarginSampling(CMOG(), b=0.1, seed=0), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist(), trace.n_mistakes  # asks with probability b / (b + margin)
+    ([True, True, True, True, False, False], 1)
     """
 
     _rule, _param = "margin", "b"
@@ -134,6 +144,16 @@ class RandomQueries(_QueryRule):
     p : float in (0, 1]
     seed : int, optional
         As for :class:`MarginSampling`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> from graphsel_lib.online import CMOG, RandomQueries
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> trace = run(RandomQueries(CMOG(), p=0.5, seed=0), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.queried.tolist()
+    [False, True, True, True, False, False]
     """
 
     _rule, _param = "random", "p"

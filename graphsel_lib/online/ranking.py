@@ -37,6 +37,21 @@ def query_probabilities(learner: Any, M: Any, nodes: ArrayLike, *, t: int) -> tu
     Returns
     -------
     predictions : ndarray of int, probabilities : ndarray of float
+
+    Examples
+    --------
+    MSG after three labelled rounds ranks the nodes still to come:
+
+    >>> import numpy as np
+    >>> from graphsel_lib.online import MSG, Session
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])
+    >>> session = Session(MSG(h=0.1, seed=0), M, order=range(6), n_classes=2)
+    >>> for label in (0, 0, 1):
+    ...     node, predicted, wants = session.ask()
+    ...     session.tell(label if wants else None)
+    >>> predictions, probabilities = query_probabilities(session.learner, M, [3, 4, 5], t=4)
+    >>> predictions.tolist(), probabilities.round(3).tolist()
+    ([1, 0, 1], [0.182, 0.204, 0.184])
     """
     rule = getattr(learner, "query_probability", None)
     if rule is None:

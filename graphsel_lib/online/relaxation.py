@@ -103,7 +103,22 @@ KERNELS = ("exact", "push")
 
 
 def node_ids(n: int) -> np.ndarray:
-    """The (1, n) float feature matrix ``[[0, 1, ..., n-1]]`` that :class:`Relaxation` reads node ids from."""
+    """The (1, n) float feature matrix ``[[0, 1, ..., n-1]]`` that :class:`Relaxation` reads node ids from.
+
+    Parameters
+    ----------
+    n : int ≥ 1
+        Number of nodes.
+
+    Returns
+    -------
+    ndarray of shape (1, n)
+
+    Examples
+    --------
+    >>> node_ids(3)
+    array([[0., 1., 2.]])
+    """
     n = check_integer(n, "n")
     if n < 1:
         raise ValueError(f"n must be a positive number of nodes, got {n}")
@@ -339,6 +354,15 @@ class Relaxation(Params):
         β ≤ 0, eps ≤ 0, unknown kernel or tau0, isolated nodes, a non-symmetric
         or negative S, a dense kernel on too large a graph; at run time, features
         that are not node ids.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import run
+    >>> S = np.diag(np.ones(5), 1) + np.diag(np.ones(5), -1)  # the path 0 - 1 - ... - 5
+    >>> trace = run(Relaxation(S, beta=1.0), node_ids(6), [0, 0, 0, 1, 1, 1], order=[0, 5, 1, 4, 2, 3])
+    >>> trace.predictions.tolist(), trace.n_mistakes
+    ([0, 0, 0, 1, 0, 0], 2)
     """
 
     multiclass = True

@@ -133,6 +133,18 @@ class Session:
     meaningful only when every round was told.
     ``trace.elapsed`` is the cumulative time spent in the learner's calls
     (not the wait for the labels), carried over by :meth:`save`/:meth:`load`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import CMOG
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])
+    >>> session = Session(CMOG(), M, order=range(6), n_classes=2)
+    >>> session.ask()  # (node, predicted class, wants its label)
+    (0, 0, True)
+    >>> session.tell(0)
+    >>> session.ask(), session.n_done
+    ((1, 0, True), 1)
     """
 
     def __init__(
