@@ -607,6 +607,17 @@ def nested_embeddings(
     their own, so that their features and cached results are bit-identical), is solved by
     :func:`spectral_embedding`; so is the largest, with ``kwargs`` (``method``, ``cache``, ...).
 
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+    ranks : iterable of int
+        The ranks ``d`` wanted.
+    direct : iterable of int, default ()
+        Ranks solved on their own whatever the spectrum.
+    **kwargs
+        Passed to :func:`spectral_embedding` for the solves.
+
     Returns
     -------
     dict
@@ -616,6 +627,14 @@ def nested_embeddings(
     ------
     ValueError, TypeError
         No rank, a rank that is not an integer, or any error of :func:`spectral_embedding`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> S = nx.to_scipy_sparse_array(nx.path_graph(6))
+    >>> embs = nested_embeddings(S, [1, 3], cache=False)
+    >>> {d: e.M.shape for d, e in embs.items()}, embs[3].eigenvalues.round(4).tolist()
+    ({1: (1, 6), 3: (3, 6)}, [0.2679, 1.0, 2.0])
     """
     wanted = list(ranks)
     if not wanted:

@@ -172,6 +172,17 @@ class EER:
     ------
     TypeError, ValueError
         ``max_nodes`` or ``block`` not an integer ``>= 1``.
+
+    Examples
+    --------
+    On a path whose ends are labelled, EER asks for the two middle nodes, where the classes meet:
+
+    >>> import networkx as nx
+    >>> from graphsel_lib.active import run_pool
+    >>> S = nx.to_scipy_sparse_array(nx.path_graph(6))
+    >>> trace = run_pool(EER(), S, [0, 0, 0, 1, 1, 1], budget=2, initial=[0, 5])
+    >>> trace.queries.tolist(), float(trace.errors[-1])
+    ([2, 3], 0.0)
     """
 
     def __init__(self, *, max_nodes: int = 5000, block: int = 256) -> None:
@@ -285,6 +296,15 @@ class S2:
     ------
     TypeError
         ``seed`` is not a seed.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from graphsel_lib.active import run_pool
+    >>> S = nx.to_scipy_sparse_array(nx.path_graph(6))
+    >>> trace = run_pool(S2(seed=0), S, [0, 0, 0, 1, 1, 1], budget=2, initial=[0, 5])
+    >>> trace.queries.tolist()  # the midpoint of the path between the two labels, then the cut edge's other end
+    [2, 3]
     """
 
     def __init__(self, seed: Seed = None) -> None:

@@ -84,6 +84,14 @@ def without_self_loops(S: sp.csr_matrix) -> sp.csr_matrix:
     change of sparsity structure that makes ``setdiag`` slow on a large matrix (it goes through COO when a
     diagonal entry is missing). ``S`` itself is returned when it has nothing to remove.
 
+    Parameters
+    ----------
+    S : scipy.sparse.csr_matrix of shape (n, n)
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (n, n)
+
     Examples
     --------
     >>> import scipy.sparse as sp
