@@ -285,6 +285,19 @@ class SpectralEmbedding:
         (``check``: ``"inertia"`` or ``"probe"``; ``probe_min``, the smallest
         Ritz value found in the complement, and ``probe_residual``, its
         residual).
+
+    Examples
+    --------
+    The path on four nodes: all three non-zero pairs give the exact kernel, ``Mᵀ M = L⁺``.
+
+    >>> import networkx as nx
+    >>> import graphsel_lib as gs
+    >>> S = nx.to_scipy_sparse_array(nx.path_graph(4))
+    >>> emb = spectral_embedding(S, 3, cache=False)
+    >>> emb.d, emb.n, emb.M.shape, emb.method, emb.eigenvalues.round(4).tolist()
+    (3, 4, (3, 4), 'dense', [0.5858, 2.0, 3.4142])
+    >>> bool(np.allclose(emb.M.T @ emb.M, gs.laplacian_pinv(S))), emb.truncate(2).d
+    (True, 2)
     """
 
     eigenvalues: np.ndarray

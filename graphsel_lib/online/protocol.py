@@ -238,6 +238,17 @@ class Trace:
         the learner's ``record_keys``), stacked along axis 0.
     learner : str
         ``repr`` of the learner.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import MSG
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])
+    >>> trace = run(MSG(h=0.1, seed=0), M, [0, 0, 1, 1, 0, 1], order=range(6))
+    >>> trace.n_mistakes, trace.error_rate, trace.n_queried, trace.query_rate
+    (0, 0.0, 3, 0.5)
+    >>> trace.scores.shape, trace.elapsed.shape  # a row of class scores and a cumulative time per round
+    ((6, 2), (6,))
     """
 
     order: np.ndarray
