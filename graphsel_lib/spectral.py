@@ -111,7 +111,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,7 +147,6 @@ Split = tuple[float, int, int]
 __all__ = [
     "SplitEigenvalueWarning",
     "SpectralEmbedding",
-    "split_note",
     "any_basis",
     "canonical_basis",
     "spectral_embedding",
@@ -390,48 +389,6 @@ class SpectralEmbedding:
         return SpectralEmbedding(
             self.eigenvalues[:d].copy(), self.eigenvectors[:, :d].copy(), self.method, info
         )
-
-
-def split_note(splits: Mapping[int, Split | None]) -> str:
-    """A sentence for a reader: which ranks of ``splits`` cut a repeated eigenvalue.
-
-    Parameters
-    ----------
-    splits : mapping of int to (float, int, int) or None
-        ``{d: emb.split_at(d)}`` for the ranks a notebook uses.
-
-    Returns
-    -------
-    str
-        Markdown: that every rank falls in a gap of the spectrum, or which ranks cut which eigenvalue.
-
-    Examples
-    --------
-    >>> split_note({10: None, 20: None})[:42]
-    'Every rank used here ($d = 10$, $d = 20$) '
-    """
-    cut = {d: s for d, s in sorted(splits.items()) if s is not None}
-    if not cut:
-        return (
-            f"Every rank used here ({', '.join(f'$d = {d}$' for d in sorted(splits))}) falls in a gap of the "
-            "spectrum ($\\sigma_d < \\sigma_{d+1}$), so the rank-$d$ kernel $M^\\top M$, and every learner that "
-            "sees the nodes only through it, is the same whatever eigenvector basis the solver returns."
-        )
-
-    def one(d, s):
-        sigma, kept, mult = s
-        copies = f"{kept} of its {mult} copies" if mult > 0 else f"{kept} of at least {-mult} copies"
-        return f"$d = {d}$ cuts through the repeated eigenvalue $\\sigma = {sigma:.6g}$ ({copies} kept)"
-
-    return (
-        "; ".join(one(d, s) for d, s in cut.items())
-        + ". At such a rank the rank-$d$ kernel $M^\\top M$ is one choice of many: any subspace of that "
-        "eigenspace with as many dimensions as copies kept is as valid. The library keeps a canonical one (the "
-        "projections of fixed seeded vectors onto the eigenspace, orthonormalised in order), so these numbers are "
-        "the same on every machine, but another choice would move them by more than rounding (the library warns "
-        "with a `SplitEigenvalueWarning`). "
-        + ("The other ranks fall in gaps of the spectrum." if len(cut) < len(splits) else "")
-    ).strip()
 
 
 def add_bias(M: ArrayLike, b: float = 1.0) -> np.ndarray:

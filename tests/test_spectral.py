@@ -427,7 +427,8 @@ def test_algebraic_connectivity_of_a_cycle_does_not_warn():
 
 
 def test_split_at_and_the_note_for_a_reader():
-    from graphsel_lib.spectral import split_note
+    """split_at finds the cut repeated eigenvalues; the papers' note (papers.common.split_note) names them."""
+    from graphsel_lib.papers.common import split_note
 
     emb, _ = _splits(lambda: gs.spectral_embedding(_cycle(8), 7, cache=False))  # 0, a, a, 2, 2, b, b, 4
     splits = {d: emb.split_at(d) for d in (1, 2, 3, 7)}

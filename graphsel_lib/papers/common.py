@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from ..collection import scorecard
 from ..collection.tables import DEFAULT_FLOAT_FORMAT, write_table
-from ..spectral import add_bias
+from ..spectral import Split, add_bias
 
 __all__ = [
     "IMDB_PAPER_NAME",
@@ -35,6 +35,7 @@ __all__ = [
     "machine_note",
     "run_time_note",
     "span",
+    "split_note",
 ]
 
 #: The two sizes every paper notebook runs at: ``smoke`` (small and fast, tests the code) and ``full``
@@ -251,3 +252,46 @@ class Result:
             if spec.formats:
                 fmt = {str(c): spec.float_format for c in frame.columns} | dict(spec.formats)
             write_table(frame, self.PREFIX + (spec.file or f.name), float_format=fmt, na_rep=spec.na_rep)
+
+
+def split_note(splits: Mapping[int, Split | None]) -> str:
+    """A sentence for a reader: which ranks of ``splits`` cut a repeated eigenvalue.
+
+    Parameters
+    ----------
+    splits : mapping of int to (float, int, int) or None
+        ``{d: emb.split_at(d)}`` for the ranks a notebook uses
+        (:meth:`graphsel_lib.spectral.SpectralEmbedding.split_at`).
+
+    Returns
+    -------
+    str
+        Markdown: that every rank falls in a gap of the spectrum, or which ranks cut which eigenvalue.
+
+    Examples
+    --------
+    >>> split_note({10: None, 20: None})[:42]
+    'Every rank used here ($d = 10$, $d = 20$) '
+    """
+    cut = {d: s for d, s in sorted(splits.items()) if s is not None}
+    if not cut:
+        return (
+            f"Every rank used here ({', '.join(f'$d = {d}$' for d in sorted(splits))}) falls in a gap of the "
+            "spectrum ($\\sigma_d < \\sigma_{d+1}$), so the rank-$d$ kernel $M^\\top M$, and every learner that "
+            "sees the nodes only through it, is the same whatever eigenvector basis the solver returns."
+        )
+
+    def one(d, s):
+        sigma, kept, mult = s
+        copies = f"{kept} of its {mult} copies" if mult > 0 else f"{kept} of at least {-mult} copies"
+        return f"$d = {d}$ cuts through the repeated eigenvalue $\\sigma = {sigma:.6g}$ ({copies} kept)"
+
+    return (
+        "; ".join(one(d, s) for d, s in cut.items())
+        + ". At such a rank the rank-$d$ kernel $M^\\top M$ is one choice of many: any subspace of that "
+        "eigenspace with as many dimensions as copies kept is as valid. The library keeps a canonical one (the "
+        "projections of fixed seeded vectors onto the eigenspace, orthonormalised in order), so these numbers are "
+        "the same on every machine, but another choice would move them by more than rounding (the library warns "
+        "with a `SplitEigenvalueWarning`). "
+        + ("The other ranks fall in gaps of the spectrum." if len(cut) < len(splits) else "")
+    ).strip()

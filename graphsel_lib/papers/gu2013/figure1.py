@@ -13,7 +13,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading
-from graphsel_lib.papers.common import N_JOBS, Result, _published_markers, at_rank, table_field
+from graphsel_lib.papers.common import N_JOBS, Result, _published_markers, at_rank, split_note, table_field
 
 from .paper_numbers import BIAS_B, FIG1_AXES, METHODS, TOL, published
 from .protocols import Protocol, mu_key, protocol, tuned_mu, tuned_ovr
@@ -174,7 +174,7 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
             e.eigenvalues, embs[d_max].eigenvalues[:d], rtol=1e-8, atol=1e-10
         )  # nested spectra
         assert np.allclose(e.M @ np.ones(g.n_nodes), 0, atol=1e-8)  # M 1 = 0
-    split_note = gs.spectral.split_note({d: embs[d_max].split_at(d) for d in ranks})
+    note = split_note({d: embs[d_max].split_at(d) for d in ranks})
     spectra = pd.DataFrame(
         {
             "d": ranks,
@@ -204,7 +204,7 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
     if verbose:
         print(f"all ranks done at {time.perf_counter() - t_runs:.1f} s")
     assert (runs.groupby(["d", "method"]).size() == p.n_orders).all()
-    res = Fig1(p, seed, spectra, split_note, runs)
+    res = Fig1(p, seed, spectra, note, runs)
     summary = ex.summarize(
         runs, metrics=["binary_error_rate", "error_rate", "binary_n_queried", "time"], by=["d", "method"]
     )

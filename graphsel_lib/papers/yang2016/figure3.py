@@ -13,7 +13,7 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading
-from graphsel_lib.papers.common import N_JOBS, Result, at_rank, table_field
+from graphsel_lib.papers.common import N_JOBS, Result, at_rank, split_note, table_field
 
 from .paper_numbers import BIAS_B, HEADLINE, LABEL, SHOWN
 from .protocols import Protocol, _setting, methods, protocol, tuned_key, tuned_learner, tuned_params
@@ -68,7 +68,7 @@ def fig3(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig3:
         embs = gs.spectral.nested_embeddings(g.adjacency, ranks, direct=[p.d])
         big = embs[max(ranks)]
         repeated[name] = int((np.diff(big.eigenvalues) <= 1e-8 * big.eigenvalues[1:]).sum())
-        notes[name] = gs.spectral.split_note({d: big.split_at(d) for d in ranks})
+        notes[name] = split_note({d: big.split_at(d) for d in ranks})
         if verbose:
             print(
                 f"{name}: {repeated[name]} eigenvalues among the {max(ranks)} smallest equal their predecessor"
