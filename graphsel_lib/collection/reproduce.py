@@ -625,7 +625,7 @@ def previous_seconds(cfg: RunConfig) -> dict:
     run is scheduled longest first too, not in number order.
     """
     seconds = {}
-    for folder in (cfg.notebooks_dir.parent / "figures", cfg.figures_dir):
+    for folder in dict.fromkeys((cfg.notebooks_dir.parent / "figures", cfg.figures_dir)):  # each read once
         for name, entry in provenance.load(folder)["notebooks"].items():
             if entry.get("seconds") is not None and entry.get("profile", cfg.profile) == cfg.profile:
                 seconds[name] = entry["seconds"]

@@ -164,10 +164,11 @@ def certified_query_round(Ainv, X, x, t, mu, kappa, include_current, U, V, r, q,
     """:func:`query_round` where a certificate decides (:mod:`~graphsel_lib.online.query_certificate`).
 
     A learner whose decision its certificate settles gets ``q[k]`` without ``U[k]``, ``V[k]`` (``have[k]``
-    false, ``r[k]`` NaN); any other computes them as :func:`query_round` does (``have[k]`` true).
+    false, ``r[k]`` NaN); any other computes them as :func:`query_round` does (``have[k]`` true). Returns
+    ``(any queried, t^{-κ}, ‖x‖²)`` (``‖x‖²`` 0 when no learner is certified).
     """
     thr = float(t) ** (-kappa)
-    xx = shared_dots(cert, X, x) if cert.active.any() else 0.0
+    xx = shared_dots(cert, X, x) if cert.active.any() else 0.0  # ‖x‖², read by extend if a learner updates
     anyq = False
     for k in range(Ainv.shape[0]):
         verdict = 0
@@ -181,12 +182,12 @@ def certified_query_round(Ainv, X, x, t, mu, kappa, include_current, U, V, r, q,
             r[k] = np.nan
             have[k] = False
         anyq = anyq or q[k]
-    return anyq, thr
+    return anyq, thr, xx
 
 
 @numba.njit(cache=True)
-def update_round(code, state, x, y, b, q, have_u):
-    """Update every learner k that was told the label (``q[k]``) and erred (``b[k] ≠ z_k``).
+def update_round(code, state, x, y, b, q, have_u, updated):
+    """Update every learner k that was told the label (``q[k]``) and erred (``b[k] ≠ z_k``); ``updated[k]`` says which.
 
     ``code`` is ``GPA_RULE`` (``w_k += z_k x``) or ``RIDGE_RULE`` (Sherman–Morrison on
     ``w_k`` and ``A_k^{-1}``; ``state.U[k] = A_k^{-1} x`` and ``state.V[k]`` are reused where
@@ -196,7 +197,8 @@ def update_round(code, state, x, y, b, q, have_u):
     d = x.shape[0]
     for k in range(W.shape[0]):
         z = 1 if y == k else -1
-        if not q[k] or b[k] == z:
+        updated[k] = q[k] and b[k] != z
+        if not updated[k]:
             continue
         w = W[k]
         n_updates[k] += 1
@@ -228,14 +230,16 @@ def stacked_rounds(X, order, y, start, stop, rule, state, coins, out, cert):
     """
     K = state.W.shape[0]
     have = np.full(K, rule.selective)
+    updated = np.zeros(K, dtype=np.bool_)
     r_scratch = np.empty(K)
+    xx = 0.0
     for t in range(start, stop):
         x = X[order[t]]
         b, q = out.binary_predictions[t], out.binary_queried[t]
         out.predictions[t] = predict_round(state.W, x, out.scores[t], b)
         if rule.selective:
             r = out.r[t] if out.r.shape[0] > 0 else r_scratch
-            out.queried[t], out.threshold[t] = certified_query_round(
+            out.queried[t], out.threshold[t], xx = certified_query_round(
                 state.Ainv, X, x, t + 1, rule.mu, rule.kappa, rule.include_current, state.U, state.V, r, q,
                 have, cert,
             )  # fmt: skip
@@ -248,10 +252,10 @@ def stacked_rounds(X, order, y, start, stop, rule, state, coins, out, cert):
         else:
             q[:] = True
             out.queried[t] = True
-        update_round(rule.code, state, x, y[t], b, q, have)
+        update_round(rule.code, state, x, y[t], b, q, have, updated)
         for k in range(K):  # a certified learner that updated: one row more in its factor
-            if cert.active[k] and q[k] and b[k] != (1 if y[t] == k else -1):
-                extend(cert, k, order[t], fixed_order_dot(x, x), rule.mu)
+            if cert.active[k] and updated[k]:
+                extend(cert, k, order[t], xx, rule.mu)
 
 
 def _certificate(rule, state, X, keys):
@@ -372,8 +376,9 @@ class CompiledStack(CompiledPass):
                     "learner instead (OneVsRest(GPA), OneVsRest(OLLGC), CMOG, Relaxation)"
                 )
             q = np.ones(self.W.shape[0], dtype=bool)
-        have_u = np.full(self.W.shape[0], self.rule.selective)  # the query rule computed every U[k]
-        update_round(self.rule.code, self.state, x, y, info["_b"], q, have_u)
+        K = self.W.shape[0]
+        have_u = np.full(K, self.rule.selective)  # the query rule computed every U[k]
+        update_round(self.rule.code, self.state, x, y, info["_b"], q, have_u, np.zeros(K, dtype=bool))
 
     # --- the whole pass (run), through CompiledPass.compiled_pass
     def compiled_form(self):

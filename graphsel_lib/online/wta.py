@@ -187,7 +187,8 @@ class SpanningTreeSampler:
         self.unweighted = bool(S.nnz == 0 or np.all(S.data == S.data[0]))
         self.max_steps = check_integer(max_steps, "max_steps", minimum=1)
         self.S = S
-        self._walks = _compiled_walks() if compiled else None
+        loop = _wta_loop() if compiled else None
+        self._walks = (loop.row_cumsum, loop.wilson_walks) if loop is not None else None
         cum = self._walks[0](S.indptr, S.data) if self._walks else _row_cumsum(S.indptr, S.data)
         # cumulative weights within each row: a row's rounding is its own, not that of the rows before it
         self.cum_array = cum
@@ -273,22 +274,13 @@ class SpanningTreeSampler:
         return parent, slot, steps
 
 
-def _depth_first_line():
-    """:data:`~graphsel_lib.online.wta_loop.depth_first_line` (compiled), or its Python code without numba."""
+def _wta_loop():
+    """:mod:`~graphsel_lib.online.wta_loop` (numba), or None if numba cannot be imported (the Python walk and line)."""
     try:
-        from .wta_loop import depth_first_line
+        from . import wta_loop
     except ImportError:  # numba missing or broken
-        return line_walk.depth_first_line
-    return depth_first_line
-
-
-def _compiled_walks():
-    """``(row_cumsum, wilson_walks)`` of :mod:`~graphsel_lib.online.wta_loop`, or None without numba."""
-    try:
-        from .wta_loop import row_cumsum, wilson_walks
-    except ImportError:  # numba missing or broken: the Python walk
         return None
-    return row_cumsum, wilson_walks
+    return wta_loop
 
 
 def _row_cumsum(indptr, data):
@@ -382,9 +374,11 @@ def tree_line(tree: SpanningTree) -> WTALine:
     order = np.argsort(parent, kind="stable")  # children grouped by parent, increasing ids
     order = order[parent[order] >= 0]
     starts = np.searchsorted(parent[order], np.arange(n + 1))
-    line, gaps = _depth_first_line()(
-        order.astype(np.int64), starts.astype(np.int64), weight.astype(np.float64), root
-    )
+    loop = _wta_loop()
+    line_of = line_walk.depth_first_line if loop is None else loop.depth_first_line  # the same code, compiled
+    line, gaps = line_of(
+        order, starts, weight.astype(np.float64, copy=False), root
+    )  # argsort, searchsorted: int64
     position = np.empty(n, dtype=np.int64)
     position[line] = np.arange(n)
     R = np.concatenate([[0.0], np.cumsum(1.0 / gaps)])
@@ -518,11 +512,10 @@ class WTA(CompiledPass, Params):
     # --- the whole pass (run), through CompiledPass.compiled_pass
     def compiled_form(self) -> CompiledRule | None:
         """:func:`~graphsel_lib.online.wta_loop.play_wta` and the rule's record, or None (numba missing)."""
-        try:
-            from .wta_loop import WTARule, play_wta
-        except ImportError:  # numba missing or broken: the per-round methods
+        loop = _wta_loop()
+        if loop is None:  # the per-round methods
             return None
-        return CompiledRule(play_wta, WTARule(self.n, self.default))
+        return CompiledRule(loop.play_wta, loop.WTARule(self.n, self.default))
 
     @property
     def pass_releases_gil(self) -> bool:
