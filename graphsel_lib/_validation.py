@@ -68,6 +68,7 @@ __all__ = [
     "check_probability",
     "check_integer",
     "check_seed",
+    "check_labelled",
     "check_class_labels",
     "encode_labels",
     "read_utf8",
@@ -610,6 +611,48 @@ def _check_codes(codes, name):
             f"at node(s) {_show(bad)} (only -1 marks an unlabelled node)"
         )
     return codes
+
+
+def check_labelled(labelled, n):
+    """Validate ``labelled`` (integer indices or a boolean mask) -> sorted int indices.
+
+    Raises
+    ------
+    TypeError
+        If ``labelled`` is neither integer nor boolean.
+    ValueError
+        If a mask has the wrong length, an index is out of ``0..n-1`` (negative
+        indices are refused rather than wrapped around), an index is repeated,
+        or no node is labelled.
+    """
+    arr = np.asarray(labelled)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"labelled must be a 1-D array of node indices or a boolean mask, got shape {arr.shape}"
+        )
+    if arr.dtype == bool:
+        if arr.shape[0] != n:
+            raise ValueError(f"boolean mask labelled must have length n_nodes={n}, got {arr.shape[0]}")
+        idx = np.flatnonzero(arr)
+    elif arr.size == 0:
+        idx = np.zeros(0, dtype=np.int64)
+    elif np.issubdtype(arr.dtype, np.integer):
+        idx = arr.astype(np.int64)
+        bad = idx[(idx < 0) | (idx >= n)]
+        if bad.size:
+            raise ValueError(f"labelled indices must be in 0..{n - 1}, found {bad[0]}")
+        idx = np.sort(idx)
+        dup = idx[1:][idx[1:] == idx[:-1]]
+        if dup.size:
+            hint = " (a 0/1 mask must have dtype bool)" if np.all((arr == 0) | (arr == 1)) else ""
+            raise ValueError(f"labelled indices must be distinct, node {dup[0]} appears twice{hint}")
+    else:
+        raise TypeError(
+            f"labelled must hold integer node indices or be a boolean mask, got dtype {arr.dtype}"
+        )
+    if idx.size == 0:
+        raise ValueError("no node is labelled: labelled is empty")
+    return idx
 
 
 def check_class_labels(y, n, *, n_classes=None, name="labels", length=None, require_all=False):

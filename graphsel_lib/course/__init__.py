@@ -2,7 +2,7 @@
 
 The chapters' experiments and their tables: ``kernel`` (chapters 02 and 07) and ``perceptron_runs``
 (chapter 03) against the bounds of :mod:`graphsel_lib.theory`, ``llgc_forms`` (chapter 04),
-``harmonic_runs`` (chapter 11) and ``gp_runs`` (chapter 12); ``figures`` draws the chapters'
+``harmonic_runs`` (chapter 11), and ``gp_runs`` with the naive EM of ``gp_em`` (chapter 12); ``figures`` draws the chapters'
 figures in the one style of ``style`` (imported on use: it needs matplotlib); ``atlas`` runs every
 method on the same graphs (notebook 45, chapter 13). ``checks`` keeps a chapter's three kinds of
 checks apart (identities, claims for every run, numbers quoted from the default run); ``quiz``
@@ -13,6 +13,7 @@ and the theory never import this package. ``prose`` holds
 """
 
 from .checks import ChapterChecks, ClaimFailed
+from .gp_em import gp_t_step, naive_em, variational_bound
 from .gp_runs import (
     BALANCE_SETTINGS,
     Q_COLLAPSE,
@@ -30,6 +31,7 @@ from .harmonic_runs import (
     draw_labelled_set,
     harmonic_cmn_accuracy,
     labelled_per_class,
+    reach_probability,
     summarise_bandwidth_learners,
     walk_edge_weights,
 )
@@ -70,6 +72,10 @@ __all__ = [
     "summarise_bandwidth_learners",
     "summarise_q_collapse",
     "walk_edge_weights",
+    "reach_probability",
+    "gp_t_step",
+    "naive_em",
+    "variational_bound",
     "bias_feature_runs",
     "bias_feature_table",
     "eckart_young_errors",

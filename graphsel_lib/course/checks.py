@@ -64,7 +64,22 @@ def _matches(value, expected, tol):
 
 
 class ChapterChecks:
-    """The claims and quoted numbers of one chapter run (``profile``, ``seed``: the parameters cell's)."""
+    """The claims and quoted numbers of one chapter run (``profile``, ``seed``: the parameters cell's).
+
+    Parameters
+    ----------
+    profile : {"smoke", "full"}
+        The notebook's profile; only ``"full"`` can be the default run.
+    seed : int
+        The notebook's seed; only :data:`DEFAULT_SEED` (0) can be the default run.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``profile``.
+    TypeError
+        A ``seed`` that is not an integer (booleans included).
+    """
 
     def __init__(self, *, profile: str, seed: int):
         if profile not in ("smoke", "full"):

@@ -10,18 +10,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..transductive import (
-    gp_kernel_inverse,
-    gp_objective,
-    gp_t_step,
-    naive_em,
-    transductive_gp,
-    variational_bound,
-)
+from ..transductive import gp_kernel_inverse, gp_objective, transductive_gp, transductive_gp_fit
+from .gp_em import gp_t_step, naive_em, variational_bound
 
 
 def q_statistics(q, truth, y_u):
-    """Majority mass of ``q``, majority share of its argmax, their total-variation distance to ``truth``, accuracy."""
+    """Majority mass of ``q``, majority share of its argmax, their total-variation distance to ``truth``, accuracy.
+
+    Parameters
+    ----------
+    q : ndarray of shape (u, K)
+        Label distributions of the unlabelled nodes, one row per node.
+    truth : ndarray of shape (K,)
+        The true class shares among the unlabelled nodes.
+    y_u : ndarray of int of shape (u,)
+        The true labels of the unlabelled nodes, in the order of the rows of ``q``.
+
+    Returns
+    -------
+    dict of str -> float
+        ``"majority mass"``: ``max_k`` of the column means of ``q``; ``"majority
+        share"``: the largest share of rows whose argmax is one class; ``"TV to
+        truth"``: ``½ Σ_k |share_k − truth_k|`` for the shares of the argmax;
+        ``"accuracy"``: the share of rows whose argmax is ``y_u``.
+    """
     mass = q.mean(0)
     share = np.bincount(q.argmax(1), minlength=q.shape[1]) / q.shape[0]
     return {
@@ -33,7 +45,22 @@ def q_statistics(q, truth, y_u):
 
 
 def q_collapse_methods(sigma2_strong):
-    """The five methods of :func:`q_collapse_runs`, in table order (``sigma2`` is the library's name for eta^2)."""
+    """The five methods of :func:`q_collapse_runs`, in table order (``sigma2`` is the library's name for eta^2).
+
+    Parameters
+    ----------
+    sigma2_strong : float
+        The prior variance of the second hard-EM run, written into its name with ``:g``.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> q_collapse_methods(1.0)[2]
+    'naive EM, hard q, sigma2 = 1'
+    """
     return ("naive EM, soft q", "naive EM, hard q", f"naive EM, hard q, sigma2 = {sigma2_strong:g}",
             "balanced (library)", "plain GP (balance off)")  # fmt: skip
 
@@ -50,6 +77,29 @@ def q_collapse_runs(S, y, *, rates, draws, seed=0, sigma2=100.0, kernel_eps=0.01
     library's balanced method and the plain GP; and the bound ``J`` at the plain
     GP (its minimum over all ``q``), at the best one-class ``q``, at the hard-EM
     fixed point and at the true labels.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n, n)
+        Symmetric non-negative weights; the kernel is ``gp_kernel_inverse(S, kernel_eps)``.
+    y : array-like of int of shape (n,)
+        Labels ``0..K-1`` of every node (those of the unlabelled nodes score the runs).
+    rates : iterable of float
+        Labelled fractions; a labelled set holds ``round(rate · n)`` nodes.
+    draws : int
+        Labelled sets per fraction.
+    seed : int, default 0
+        The first entry of every generator's seed.
+    sigma2 : float, default 100.0
+        Prior variance of every method but the second hard EM.
+    kernel_eps : float, default 0.01
+        Ridge of the regularised Laplacian in ``K^-1``.
+    sigma2_strong : float, default 1.0
+        Prior variance of the second hard EM and of the plain GP it starts from.
+    soft_rounds : int, default 60
+        Rounds of soft naive EM.
+    hard_rounds : int, default 50
+        The most rounds of each hard naive EM.
 
     Returns
     -------
@@ -83,7 +133,7 @@ def q_collapse_runs(S, y, *, rates, draws, seed=0, sigma2=100.0, kernel_eps=0.01
             truth = np.bincount(y_u, minlength=K) / unl.size
             gp = dict(S_or_Kinv=S, y=y, labelled=lab, n_classes=K, sigma2=sigma2, kernel_eps=kernel_eps)
             t_gp = transductive_gp(**gp, balance=False, output="t")
-            _, info_b = transductive_gp(**gp, balance=True, return_info=True)
+            fit_b = transductive_gp_fit(**gp, balance=True)
             t_s, q_s, phi_s, _ = naive_em(Kinv, y, lab, np.zeros((n, K)), hard=False, rounds=soft_rounds,
                                           sigma2=sigma2)  # fmt: skip
             phi_gp = gp_objective(Kinv, y, lab, t_gp, sigma2=sigma2, n_classes=K)[0]
@@ -93,7 +143,7 @@ def q_collapse_runs(S, y, *, rates, draws, seed=0, sigma2=100.0, kernel_eps=0.01
             _, q_h1, _, r_h1 = naive_em(
                 Kinv, y, lab, t_gp1, hard=True, rounds=hard_rounds, sigma2=sigma2_strong
             )
-            qs = (q_s, q_h, q_h1, info_b["q"], softmax(t_gp[unl], axis=1))
+            qs = (q_s, q_h, q_h1, fit_b.q, softmax(t_gp[unl], axis=1))
             rounds = (np.nan, r_h, r_h1, np.nan, np.nan)
             for name, q, r in zip(methods, qs, rounds, strict=True):
                 rows.append({"labelled": rate, "draw": draw, "method": name, **q_statistics(q, truth, y_u),
@@ -118,15 +168,32 @@ def q_collapse_runs(S, y, *, rates, draws, seed=0, sigma2=100.0, kernel_eps=0.01
                 "soft EM gap left": (phi_last - phi_gp) / (phi_s[0] - phi_gp),
                 "soft EM max rise": float(np.max(np.diff(phi_s)) / abs(phi_s[0])),
                 "hard EM rounds": max(r_h, r_h1),
-                "binding bounds": int(np.sum(np.abs(info_b["gamma"]) > 1e-9)),
-                "eps": info_b["eps"],
-                "largest upper bound": float(info_b["r_plus"].max()),
+                "binding bounds": int(np.sum(np.abs(fit_b.gamma) > 1e-9)),
+                "eps": fit_b.eps,
+                "largest upper bound": float(fit_b.r_plus.max()),
             })  # fmt: skip
     return pd.DataFrame(rows), pd.DataFrame(brows)
 
 
 def summarise_q_collapse(runs, collapse):
-    """Per labelled fraction and method: runs, mean and largest majority mass, means, and the collapsed runs."""
+    """Per labelled fraction and method: runs, mean and largest majority mass, means, and the collapsed runs.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The first table of :func:`q_collapse_runs`.
+    collapse : float
+        The majority mass from which a run counts as collapsed (:data:`Q_COLLAPSE`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (labelled fraction, method), in order of first appearance:
+        ``labelled``, ``method``, ``runs``, ``majority_mass``,
+        ``majority_mass_max``, ``majority_share``, ``TV_to_truth``, ``accuracy``
+        (means unless named ``_max``) and ``collapsed`` (how many runs have a
+        majority mass of at least ``collapse``).
+    """
     return (
         runs.assign(collapsed=runs["majority mass"] >= collapse)
         .groupby(["labelled", "method"], sort=False)
@@ -160,6 +227,17 @@ def compare_balance_settings(S, y, label_sets, *, narrow_eps=0.02):
     also reports the largest violation of the bounds and of complementary
     slackness at the returned solution (both should be ~0).
 
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n, n)
+        Symmetric non-negative weights, given to :func:`transductive_gp_fit` with its defaults.
+    y : array-like of int of shape (n,)
+        Labels ``0..K-1`` of every node (those of the unlabelled nodes score the runs).
+    label_sets : iterable of ndarray of int
+        The labelled sets, one run each; the ``draw`` column is the position in this list.
+    narrow_eps : float, default 0.02
+        The half-width of the third setting.
+
     Returns
     -------
     pandas.DataFrame
@@ -177,27 +255,39 @@ def compare_balance_settings(S, y, label_sets, *, narrow_eps=0.02):
         kws = (dict(balance=False), dict(balance=True), dict(balance=True, eps=narrow_eps),
                dict(balance=(p_lab, p_lab)))  # fmt: skip
         for name, kw in zip(BALANCE_SETTINGS, kws, strict=True):
-            F, info = transductive_gp(S, y, lab, return_info=True, **kw)
+            fit = transductive_gp_fit(S, y, lab, **kw)
             infeasible, slack = 0.0, 0.0
             # feasibility and complementary slackness at the returned solution
-            if info["r_minus"] is not None:
-                frac, g = info["q"].mean(0), info["gamma"]
-                infeasible = float(max(np.max(info["r_minus"] - frac), np.max(frac - info["r_plus"]), 0.0))
-                up, low = np.abs(frac - info["r_plus"])[g > 1e-9], np.abs(frac - info["r_minus"])[g < -1e-9]
+            if fit.r_minus is not None and fit.r_plus is not None:
+                frac, g = fit.q.mean(0), fit.gamma
+                infeasible = float(max(np.max(fit.r_minus - frac), np.max(frac - fit.r_plus), 0.0))
+                up, low = np.abs(frac - fit.r_plus)[g > 1e-9], np.abs(frac - fit.r_minus)[g < -1e-9]
                 gap = np.r_[up, low]
                 slack = float(gap.max()) if gap.size else 0.0
             rows.append({
                 "draw": draw, "setting": name,
-                "accuracy": float(np.mean(F[unl].argmax(1) == y[unl])),
-                "eps": info.get("eps", np.nan) if info.get("eps") is not None else np.nan,
-                "binding bounds": int(np.sum(np.abs(info["gamma"]) > 1e-9)),
+                "accuracy": float(np.mean(fit.scores[unl].argmax(1) == y[unl])),
+                "eps": np.nan if fit.eps is None else fit.eps,
+                "binding bounds": int(np.sum(np.abs(fit.gamma) > 1e-9)),
                 "infeasibility": infeasible, "slackness gap": slack,
             })  # fmt: skip
     return pd.DataFrame(rows)
 
 
 def summarise_balance_settings(runs):
-    """Mean and standard deviation of the accuracy, mean ``eps`` and mean number of binding bounds per setting."""
+    """Mean and standard deviation of the accuracy, mean ``eps`` and mean number of binding bounds per setting.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The table of :func:`compare_balance_settings`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per setting, in order of first appearance: ``setting``,
+        ``accuracy``, ``accuracy_std``, ``eps`` and ``binding``.
+    """
     return (
         runs.groupby("setting", sort=False)
         .agg(

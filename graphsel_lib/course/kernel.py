@@ -30,6 +30,31 @@ def kernel_bound_tightness(K_diag, bound, r_max, inv_lambda2, rho, *, rel_margin
     The two shares count a node only where the inequality holds by more than
     ``rel_margin`` (relative): on a tree ``max_q r_eff(t, q) = ρ_t`` exactly, and
     a plain ``<`` would count whichever way the last bits of rounding fall.
+
+    Parameters
+    ----------
+    K_diag : array-like of shape (n,)
+        ``K_tt = (L^+)_tt``.
+    bound : array-like of shape (n,)
+        ``min(1/λ_2, ρ_t)`` (:func:`~graphsel_lib.theory.kernel_diagonal_bound`).
+    r_max : array-like of shape (n,)
+        ``max_q r_eff(t, q)``.
+    inv_lambda2 : float
+        ``1/λ_2``.
+    rho : array-like of shape (n,)
+        The eccentricities ``ρ_t``.
+    rel_margin : float, default 1e-9
+
+    Returns
+    -------
+    dict of str -> float
+        ``"max K_tt / bound"``, ``"mean K_tt / bound"``, ``"1/lambda_2 binds"``,
+        ``"mean K_tt / max_q r"`` and ``"resistance tighter"``, in that order.
+
+    Examples
+    --------
+    >>> list(kernel_bound_tightness([1.0, 1.0], [2.0, 2.0], [2.0, 1.0], 3.0, [3.0, 4.0]).values())
+    [0.5, 0.5, 0.5, 0.75, 0.5]
     """
     K_diag, bound, r_max, rho = (np.asarray(a, dtype=float) for a in (K_diag, bound, r_max, rho))
     inv_lambda2 = float(inv_lambda2)
@@ -50,6 +75,20 @@ def kernel_bound_table(rows, *, by="family"):
     appearance): the number of graphs, the smallest and largest, the largest
     ratio ``K_tt / bound`` and the means over the group's graphs of the other
     four columns (a share is first taken per graph, then averaged).
+
+    Parameters
+    ----------
+    rows : iterable of dict
+        One per graph.
+    by : str, default "family"
+        The key that groups the graphs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``by``, ``graphs``, ``min nodes``, ``max nodes``, ``max
+        K_tt/bound``, ``mean K_tt/bound``, ``share where 1/lambda_2 < rho_t``,
+        ``mean K_tt/max_q r`` and ``share where max_q r < bound``.
     """
     import pandas as pd
 
@@ -83,6 +122,23 @@ def low_rank_kernel_errors(emb, K, ranks, *, rng):
     ``n − 1`` pairs (``spectral_embedding(S, n - 1)``). A rank that cuts a
     repeated eigenvalue warns (``SplitEigenvalueWarning``): only the last
     column depends on the basis kept there. ``rng``: a generator or a seed. Returns a DataFrame.
+
+    Parameters
+    ----------
+    emb : SpectralEmbedding
+        All ``n − 1`` non-zero pairs (``spectral_embedding(S, n - 1)``).
+    K : ndarray of shape (n, n)
+        The exact kernel ``L^+`` (``laplacian_pinv``).
+    ranks : iterable of int
+        Ranks ``1 ≤ d < n − 1``.
+    rng : numpy.random.Generator or int
+        A generator (its stream continues) or a seed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rank: ``d``, ``||L+ - L_d+||_2 (Lanczos)``, ``1/sigma_{d+1}``,
+        ``share of tr L+ kept`` and ``max_t K_tt - ||m_t||^2``.
     """
     rng = as_generator(rng, "rng")
     import pandas as pd
@@ -103,6 +159,17 @@ def nystrom_kernel(K, landmarks):
     Williams & Seeger (NIPS 2000): the kernel reproduced exactly on the
     columns ``J`` and extended to the rest through them; its rank is at most
     ``|J|``, so Eckart–Young bounds its error from below (notebook 07 §1).
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        A symmetric positive semi-definite kernel.
+    landmarks : array-like of int of shape (k,)
+        The landmark columns ``J``.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
 
     Examples
     --------

@@ -107,6 +107,21 @@ def perceptron_bound_table(runs, *, b=1.0):
     orders, the three bounds that do not depend on the order, the largest
     mistakes with the bias ``b``, and whether the slides' bound is below ``n``
     (informative for one pass).
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The rows of :func:`perceptron_bound_runs` with the columns ``graph`` and ``class``.
+    b : float, default 1.0
+        The bias constant of the runs (it names their column ``mistakes (bias b=...)``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (graph, class): ``graph``, ``class``, ``n``, ``share``,
+        ``Phi``, ``max_K_tt``, ``mistakes_mean``, ``mistakes_max``,
+        ``bound_slides``, ``bound_margin``, ``mistakes_bias_max``, ``bound_bias``
+        and ``informative (slides < n)``.
     """
     table = (
         runs.groupby(["graph", "class"], sort=False)
@@ -139,6 +154,34 @@ def noisy_label_runs(M, S, f, rates, orders, flip_draws):
     The slides' and the a-priori forms are theorems when ``f̄ = 0`` (margins exactly
     ``±1``). ``"extra"`` (if ``0`` is among ``rates``) is the mistakes beyond
     the same order without noise. Returns a DataFrame, one row per (rate, order).
+
+    Parameters
+    ----------
+    M : array of shape (n - 1, n)
+        The exact kernel's features, ``spectral_embedding(S, n - 1).M``.
+    S : array-like or sparse matrix of shape (n, n)
+        Weights of the connected graph.
+    f : array of shape (n,) in {-1, +1}
+        The clean labelling.
+    rates : iterable of float
+        Shares of flipped labels.
+    orders : array of int of shape (n_orders, n)
+        The node orders; GPA runs once in each, for every rate.
+    flip_draws : array of int of shape (n_orders, n)
+        Permutations of the nodes: draw ``k`` flips the first ``round(rate · n)`` of row ``k``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``n``, ``Phi``, ``fbar``, ``max K_tt``, ``rate``, ``flipped``,
+        ``order``, ``mistakes``, ``M cap M_u``, ``hinge loss``, ``noise-free``
+        (``a``), the four bounds above, ``mistakes / slides`` and, if ``0`` is
+        among ``rates``, ``extra``.
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not match, a disconnected graph, or ``f`` not in ``{-1, +1}``.
     """
     import pandas as pd
 
@@ -184,6 +227,20 @@ def noisy_bound_table(runs):
     Per (graph, rate): the flips, ``f̄``, the noise-free bound, the mean and
     largest mistakes, the mean ``|𝓜 ∩ 𝓜_u|``, the mean slides', hinge and
     corrected bounds, the a-priori bound and the largest ratio mistakes/bound.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The rows of :func:`noisy_label_runs` with a ``graph`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (graph, rate): ``graph``, ``rate``, ``n``, ``flipped``,
+        ``fbar``, ``noise_free_bound``, ``mistakes_mean``, ``mistakes_max``,
+        ``M_cap_M_u_mean``, ``bound_slides_mean``, ``bound_a_priori``,
+        ``bound_hinge_mean``, ``bound_corrected_mean`` and
+        ``max_mistakes_over_bound`` (the largest ``mistakes / slides``).
     """
     return (
         runs.groupby(["graph", "rate"], sort=False)
@@ -237,7 +294,20 @@ def bias_feature_runs(features, labels, configs, orders, *, learners, n_classes=
 
 
 def bias_feature_table(runs):
-    """Chapter 03's table ``03_bias_cora``: mean and standard deviation over the orders of :func:`bias_feature_runs`."""
+    """Chapter 03's table ``03_bias_cora``: mean and standard deviation over the orders of :func:`bias_feature_runs`.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        The rows of :func:`bias_feature_runs`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (learner, d, b): ``learner``, ``d``, ``b``, ``mean binary
+        error mean``, ``mean binary error std``, ``multiclass error mean`` and
+        ``multiclass error std``.
+    """
     cols = ["mean binary error", "multiclass error"]
     table = runs.groupby(["learner", "d", "b"], sort=False)[cols].agg(["mean", "std"]).reset_index()
     table.columns = [" ".join(c).strip() for c in table.columns]

@@ -27,7 +27,7 @@ from graphsel_lib.course.checks import ChapterChecks
 from graphsel_lib.course.prose import Reading, Span
 from graphsel_lib.papers.beyond_texts import reading
 from graphsel_lib.papers.common import N_JOBS, Result, is_smoke, table_field
-from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl, minent, mst_bandwidth
+from graphsel_lib.transductive import harmonic_rbf, loo_objective, loohl_fit, minent_fit, mst_bandwidth
 
 __all__ = [
     "HEADLINE",
@@ -142,14 +142,14 @@ def _one_split(p: Protocol, seed, a, b, l, s):
     F, c = hem_cv(X, y, lab, p.c_grid)
     out["HEM CV"] = (F, time.perf_counter() - t, f"c={c:g}")
     t = time.perf_counter()
-    F, fit = minent(X, y, lab, maxiter=p.maxiter, return_info=True)
-    out["MinEnt"] = (F, time.perf_counter() - t, fit.message[:30])
+    fit = minent_fit(X, y, lab, maxiter=p.maxiter)
+    out["MinEnt"] = (fit.scores, time.perf_counter() - t, fit.message[:30])
     t = time.perf_counter()
-    F, fit = loohl(X, y, lab, shrink=p.shrink, maxiter=p.maxiter, return_info=True)
-    out["LOOHL"] = (F, time.perf_counter() - t, fit.message[:30])
+    fit = loohl_fit(X, y, lab, shrink=p.shrink, maxiter=p.maxiter)
+    out["LOOHL"] = (fit.scores, time.perf_counter() - t, fit.message[:30])
     t = time.perf_counter()
-    F, fit = loohl(X, y, lab, maxiter=p.maxiter, return_info=True)
-    out["LOOHL (pure)"] = (F, time.perf_counter() - t, fit.message[:30])
+    fit = loohl_fit(X, y, lab, maxiter=p.maxiter)
+    out["LOOHL (pure)"] = (fit.scores, time.perf_counter() - t, fit.message[:30])
     rows = [
         {"pair": f"{a} vs {b}", "labels": l, "split": s, "method": method,
          "error": float(np.mean(F[unl].argmax(1) != y[unl])), "seconds": sec, "note": note}

@@ -33,7 +33,7 @@ class OLLGCBounds:
 
     Arrays are over the mistaken rounds ``M`` in round order.
 
-    Attributes
+    Parameters
     ----------
     n_rounds, n_mistakes : int
         ``T`` and ``|M|``.
@@ -62,6 +62,11 @@ class OLLGCBounds:
         ``J`` of the offline ridge problem on all ``T`` rounds (every label known).
     cor5_data, cor5, cor5_d : float
         ``2J* + Σ_M r_t``, ``2J + logdet`` and ``2J + d_log``.
+
+    Attributes
+    ----------
+    sum_r : float
+        ``Σ_M r_t`` (a property).
     """
 
     n_rounds: int
@@ -261,7 +266,7 @@ def graph_comparator(M, S, y, *, b=0.0):
 class SSLGCBiasVariance:
     """Bias and variance bound of SSLGC's margin estimate (see :func:`sslgc_bias_variance`).
 
-    Attributes
+    Parameters
     ----------
     bias : ndarray of shape (k,)
         ``bias_t = uᵀ(µI + m_t m_tᵀ) A_t^{-1} m_t`` per candidate: ``E[Δ̂_t] = Δ⋆_t − bias_t``.
@@ -332,7 +337,7 @@ def sslgc_bias_variance(A, X, *, mu, u, nodes=None):
 class SSLGCLabelComplexity:
     """Every term of gu2013's label-complexity argument on one SSLGC run (see :func:`sslgc_label_complexity`).
 
-    Attributes
+    Parameters
     ----------
     n_rounds, d : int
         ``T`` and the dimension.
@@ -350,6 +355,11 @@ class SSLGCLabelComplexity:
         ``T^κ [d ln(1 + |𝒰|R²/(µd)) + Σ_C r_t]``, the bound that holds for SSLGC.
     paper_bound, paper_bound_B : float
         ``T^κ d ln(1 + N_T/(µd))`` (gu2013 Thm 7) and the same with ``N_T R²`` in the log.
+
+    Attributes
+    ----------
+    paper_holds, paper_B_holds : bool
+        Whether ``N_T`` is at most ``paper_bound`` and ``paper_bound_B`` on this run (properties).
     """
 
     n_rounds: int

@@ -16,7 +16,27 @@ from ..spectral import any_basis, spectral_embedding
 
 
 def algebraic_connectivity(S) -> float:
-    """``λ_2``, the smallest non-zero eigenvalue of ``L`` of a connected graph."""
+    """``λ_2``, the smallest non-zero eigenvalue of ``L`` of a connected graph.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+
+    Returns
+    -------
+    float
+        ``λ_2`` of ``L = D − S``, from :func:`~graphsel_lib.spectral.spectral_embedding`
+        with ``d = 1`` (not cached).
+
+    Examples
+    --------
+    The path on five nodes: ``λ_2 = 2 − 2 cos(π/5)``.
+
+    >>> P5 = np.diag(np.ones(4), 1)
+    >>> round(algebraic_connectivity(P5 + P5.T), 4)
+    0.382
+    """
     with any_basis():  # only the eigenvalue is used: a repeated λ_2 is no concern
         return float(spectral_embedding(S, 1, cache=False).eigenvalues[0])
 
@@ -28,6 +48,32 @@ def kernel_diagonal_bound(S, *, lengths="hops") -> np.ndarray:
     weighted graph pass ``lengths="resistance"`` (edge length ``1/S_ij``), for
     which the same proof goes through. With ``lengths="hops"`` the graph must be
     unweighted (all weights 1), otherwise the bound need not hold: ``ValueError``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+    lengths : {"hops", "resistance"}, default "hops"
+        How :func:`~graphsel_lib.graph.eccentricity` measures ``ρ_t``: in edges,
+        or with edge ``(i, j)`` of length ``1/S_ij``.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,)
+        ``min(1/λ_2, ρ_t)`` per node, an upper bound on ``K_tt = (L^+)_tt``.
+
+    Raises
+    ------
+    ValueError
+        A disconnected graph, or a weighted one with ``lengths="hops"``.
+
+    Examples
+    --------
+    The path on five nodes: ``1/λ_2 ≈ 2.618`` binds except at the centre, where ``ρ_t = 2``.
+
+    >>> P5 = np.diag(np.ones(4), 1)
+    >>> kernel_diagonal_bound(P5 + P5.T).round(4).tolist()
+    [2.618, 2.618, 2.0, 2.618, 2.618]
     """
     S = check_adjacency(S, require_connected=True)
     if lengths == "hops" and S.nnz and not np.allclose(S.data[S.data != 0], 1.0):
@@ -49,6 +95,12 @@ def perceptron_mistake_bound(S, y, *, K_diag=None) -> float:
     K_diag : array of shape (n,), optional
         Kernel diagonal to use, e.g. ``kernel_diagonal_bound(S)`` or the
         rank-d ``(M^T M)_tt``; default: the exact ``diag(L^+)`` (dense, small graphs).
+
+    Returns
+    -------
+    float
+        ``4 Φ(y) max_t K_tt``, with ``Φ(y)`` the total weight of the cut edges
+        (:func:`~graphsel_lib.graph.cut_size`).
 
     Notes
     -----
@@ -78,6 +130,20 @@ def perceptron_hinge_bound(loss, a):
     ``ℓ = 2|𝓜 ∩ 𝓜_u|`` for a ``±1`` comparator). With ``ℓ = 0`` it is Novikoff's
     ``a``. Works elementwise on arrays.
 
+    Parameters
+    ----------
+    loss : float or array-like
+        ``ℓ ≥ 0``, the comparator's hinge loss on the learner's mistakes.
+    a : float or array-like
+        ``||u||² R² ≥ 0``, with ``R = max_t ||x_t||``; broadcast against ``loss``.
+
+    Returns
+    -------
+    float or ndarray
+        ``ℓ + a/2 + sqrt(ℓ a + a²/4)``, of the broadcast shape of ``loss`` and ``a``.
+
+    Examples
+    --------
     >>> float(perceptron_hinge_bound(0.0, 45.0)), float(perceptron_hinge_bound(4.0, 0.0))
     (45.0, 4.0)
     """

@@ -39,6 +39,33 @@ def spanning_tree_count(S, *, log=False, node=None):
     to a few thousand nodes. ``log=True`` returns the natural logarithm, which
     does not overflow (Cora's count has more than a thousand digits). A
     disconnected graph has no spanning tree: 0 (``-inf`` with ``log``).
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights.
+    log : bool, default False
+        Return the natural logarithm of the sum.
+    node : int, optional
+        The row and column removed from ``L``; default ``n_nodes − 1``.
+
+    Returns
+    -------
+    float
+        ``Σ_T Π_{e∈T} S_e`` (1 for a single node), or its logarithm with ``log=True``.
+
+    Raises
+    ------
+    ValueError
+        ``S`` is not a valid weight matrix, or ``node`` is outside ``0..n_nodes − 1``.
+
+    Examples
+    --------
+    Cayley: the complete graph on four nodes has ``4^(4−2) = 16`` spanning trees.
+
+    >>> K4 = np.ones((4, 4)) - np.eye(4)
+    >>> round(spanning_tree_count(K4)), round(spanning_tree_count(K4, log=True), 4)
+    (16, 2.7726)
     """
     S = check_adjacency(S)
     n = S.shape[0]
@@ -64,6 +91,32 @@ def enumerate_spanning_trees(S, *, max_subsets=2_000_000):
     shape ``(count, n − 1)`` of edge indices, one row per spanning tree: every
     subset of ``n − 1`` edges is tested for connectivity (a union–find), so
     ``C(m, n − 1)`` must stay below ``max_subsets``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights; only which entries are non-zero matters.
+    max_subsets : int, default 2_000_000
+        The most subsets ``C(m, n − 1)`` to test.
+
+    Returns
+    -------
+    edges : ndarray of int of shape (m, 2)
+        Every edge once, ``i < j``, in row-major order.
+    trees : ndarray of int of shape (n_trees, n_nodes − 1)
+        One spanning tree per row, as increasing indices into ``edges``; rows
+        in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        ``C(m, n − 1) > max_subsets``.
+
+    Examples
+    --------
+    >>> edges, trees = enumerate_spanning_trees(np.ones((3, 3)) - np.eye(3))
+    >>> edges.tolist(), trees.tolist()
+    ([[0, 1], [0, 2], [1, 2]], [[0, 1], [0, 2], [1, 2]])
     """
 
     edges, _ = _edge_list(S)
@@ -94,7 +147,21 @@ def enumerate_spanning_trees(S, *, max_subsets=2_000_000):
 
 @dataclass
 class EdgeInTree:
-    """Kirchhoff's edge probabilities of a graph, one entry per edge (``i < j``, row-major)."""
+    """Kirchhoff's edge probabilities of a graph, one entry per edge (``i < j``, row-major).
+
+    Built by :func:`edge_in_tree_probability`.
+
+    Parameters
+    ----------
+    edges : ndarray of int of shape (m, 2)
+        The edges ``(i, j)``, ``i < j``, in row-major order.
+    weight : ndarray of shape (m,)
+        ``w_e = S_ij``.
+    resistance : ndarray of shape (m,)
+        ``R_e``, the effective resistance between the ends of ``e``.
+    probability : ndarray of shape (m,)
+        ``w_e R_e = P(e ∈ T)`` for ``T`` drawn with probability ``∝ Π_{e∈T} w_e``.
+    """
 
     edges: np.ndarray  #: (m, 2)
     weight: np.ndarray  #: w_e
@@ -109,6 +176,29 @@ def edge_in_tree_probability(S):
     sparse factorisation); for an unweighted graph ``T`` is a uniform spanning
     tree and ``P(e ∈ T) = R_e``. The probabilities sum to ``n − 1`` (Foster's
     theorem: every tree has ``n − 1`` edges). Returns an :class:`EdgeInTree`.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+
+    Returns
+    -------
+    EdgeInTree
+        One entry per edge, ``i < j``, in row-major order.
+
+    Raises
+    ------
+    ValueError
+        ``S`` is not a valid weight matrix or is disconnected.
+
+    Examples
+    --------
+    Each edge of a triangle is in two of its three spanning trees:
+
+    >>> p = edge_in_tree_probability(np.ones((3, 3)) - np.eye(3))
+    >>> p.probability.round(4).tolist(), round(float(p.probability.sum()), 10)
+    ([0.6667, 0.6667, 0.6667], 2.0)
     """
     S = check_adjacency(S, require_connected=True)
     edges, w = _edge_list(S)
@@ -123,6 +213,23 @@ def tree_edge_frequencies(S, n_draws, seed=0):
     (``i < j``, row-major). Each count is binomial with ``n_draws`` trials and
     success probability ``w_e R_e``: its standard error is
     ``sqrt(p (1 − p) / n_draws)``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+    n_draws : int
+        Number of trees drawn.
+    seed : int, numpy.random.Generator or None, default 0
+        Passed to ``numpy.random.default_rng``: a generator is used as given
+        (its stream continues), a seed starts a new one.
+
+    Returns
+    -------
+    edges : ndarray of int of shape (m, 2)
+        Every edge once, ``i < j``, in row-major order.
+    frequency : ndarray of shape (m,)
+        The share of the ``n_draws`` trees that hold each edge.
     """
     S = check_adjacency(S, require_connected=True)
     edges, _ = _edge_list(S)
@@ -145,6 +252,31 @@ def expected_tree_cut(S, labels, *, weighted=False):
     number of cut tree edges, at most the number of cut graph edges; with
     ``weighted=True`` the weighted cut ``E[Φ_T] = Σ_{e cut} w_e · w_e R_e ≤ Φ(y)``.
     For an unweighted graph both are ``Σ_{e cut} R_e``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Symmetric non-negative weights of a connected graph.
+    labels : array-like of shape (n_nodes,)
+        Any labelling; an edge is cut when its two ends carry different labels.
+    weighted : bool, default False
+        Weigh each cut tree edge by ``w_e`` (``E[Φ_T]``) instead of counting it (``E[Φ⁰_T]``).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        ``S`` is not a valid weight matrix or is disconnected, or ``labels`` has the wrong shape.
+
+    Examples
+    --------
+    On a triangle, the node labelled apart has two cut edges, each in a tree with probability 2/3:
+
+    >>> round(expected_tree_cut(np.ones((3, 3)) - np.eye(3), [0, 0, 1]), 4)
+    1.3333
     """
     p = edge_in_tree_probability(S)
     y = np.asarray(labels)
@@ -160,6 +292,20 @@ def tree_and_line_cuts(tree, line, labels):
     Returns a dict: ``tree`` and ``line`` count the cut edges (label changes),
     ``tree_weighted`` and ``line_weighted`` sum their weights (a line edge
     carries the smallest weight on the tree path it replaces).
+
+    Parameters
+    ----------
+    tree : SpanningTree
+        A spanning tree, e.g. ``SpanningTreeSampler(S).draw(rng)``.
+    line : WTALine
+        Its line, ``tree_line(tree)``.
+    labels : array-like of shape (n_nodes,)
+        Any labelling; an edge is cut when its two ends carry different labels.
+
+    Returns
+    -------
+    dict
+        ``{"tree": int, "line": int, "tree_weighted": float, "line_weighted": float}``.
     """
     y = np.asarray(labels)
     E = tree.edges()
@@ -185,6 +331,18 @@ def wta_mistake_bound(line, labels):
     most ``Φ_L`` times) or halve the unrevealed gap around one (at most
     ``log₂(n − 1)`` times per change). Cesa-Bianchi et al. (2013) state the
     order ``E[Φ_T] log n`` of this bound.
+
+    Parameters
+    ----------
+    line : WTALine
+        The line of one spanning tree (:func:`~graphsel_lib.online.wta.tree_line`).
+    labels : array-like of shape (n_nodes,)
+        Any labelling of the nodes; ``n = len(labels)``.
+
+    Returns
+    -------
+    float
+        ``1 + Φ_L (1 + log₂ max(n − 1, 1))``.
     """
 
     y = np.asarray(labels)
@@ -202,6 +360,28 @@ def wta_expected_mistake_bound(S, labels):
     tree is at most this number, for any labelling and order fixed before the
     tree is drawn. Unweighted graphs only, like the bound it averages.
     Cesa-Bianchi et al. (2013) state the order ``O(E[Φ_T] log n)``.
+
+    Parameters
+    ----------
+    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
+        Weights of a connected graph, all equal to 1.
+    labels : array-like of shape (n_nodes,)
+        Any labelling; an edge is cut when its two ends carry different labels.
+
+    Returns
+    -------
+    float
+        ``1 + 2 E[Φ_T] (1 + log₂ max(n − 1, 1))``.
+
+    Raises
+    ------
+    ValueError
+        A weighted or disconnected graph, or ``labels`` of the wrong shape.
+
+    Examples
+    --------
+    >>> round(wta_expected_mistake_bound(np.ones((3, 3)) - np.eye(3), [0, 0, 1]), 4)  # 1 + 2 (4/3) 2
+    6.3333
     """
 
     S = check_adjacency(S, require_connected=True)

@@ -52,7 +52,7 @@ def multiclass_margins(U, X, labels):
 class Theorem1Comparator:
     """yang2016 Thm 1 for one comparator ``cU_0`` over a grid of scales ``c`` and ``h`` (see :func:`cmog_theorem1`).
 
-    Attributes
+    Parameters
     ----------
     trace_term : float
         ``tr(U_0ᵀ A_M U_0)``.
@@ -95,7 +95,7 @@ class Theorem1Comparator:
 class CMOGTheorem1:
     """Every quantity of yang2016 Thm 1 on one CMOG run (see :func:`cmog_theorem1`).
 
-    Attributes
+    Parameters
     ----------
     n_rounds, n_mistakes : int
         ``T`` and ``|M|``.
@@ -112,6 +112,12 @@ class CMOGTheorem1:
     sum_log1p_v, logdet, d_log : float
         Remark 2: ``Σ_M ln(1 + v_t) = ln det(A_M/γ) ≤ d ln(1 + R²|M|/(dγ))``.
     comparators : dict of str -> Theorem1Comparator
+        One entry per comparator given to :func:`cmog_theorem1`, under its name.
+
+    Attributes
+    ----------
+    telescoped : float
+        ``Σ_M (brace_t − 2r_t)`` (a property).
     """
 
     n_rounds: int
@@ -385,7 +391,7 @@ def msg_progress(scores, v, labels):
 class MSGRunTerms:
     """yang2016 Thm 3 / Thm 5 on one run of MSG (see :func:`msg_theorems`).
 
-    Attributes
+    Parameters
     ----------
     mistakes, queried, n_updates : int
         ``|M|``, ``#Q`` and the number of updates.
@@ -426,9 +432,10 @@ class MSGRunTerms:
 class MSGTheorems:
     """yang2016 Thm 3 or Thm 5 in expectation over the query coins of one order (see :func:`msg_theorems`).
 
-    Attributes
+    Parameters
     ----------
     h : float
+        MSG's ``h`` of the runs.
     aggressive : bool
         ``True``: MSG (Thm 5); ``False``: the conservative sampler (Thm 3).
     mistakes, error : float
@@ -451,6 +458,7 @@ class MSGTheorems:
     lemma1_error : float
         The largest ``lemma1_error`` over the runs.
     runs : tuple of MSGRunTerms
+        One per coin, in the order of ``coins``.
     """
 
     h: float

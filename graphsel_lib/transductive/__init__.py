@@ -10,29 +10,30 @@ Every method takes a weight matrix ``S``, labels ``y`` (``0..K-1``, length
   low-rank ridge form (:func:`llgc_low_rank`, :func:`llgc_truncation_error`).
 * :func:`transductive_gp` — gaertner2005: multiclass GP transduction with balancing
   constraints, Newton–CG on a sparse ``K^{-1}`` (a dense one's products faster, the same bits:
-  :func:`dense_kinv_matmul`).
+  :func:`dense_kinv_matmul`); :func:`transductive_gp_fit` returns the scores with the search's
+  report (a :class:`GPFit`).
 * :func:`harmonic` — Zhu et al. 2003 / zhang2006 Eq. 2, optionally with class
   mass normalisation (``cmn=True``); :func:`cmn_prior` resolves CMN's class
   prior (labelled shares, uniform, given, or none).
 * :func:`loohl`, :func:`minent` — zhang2006: learn one RBF bandwidth per
   feature from features ``X`` (leave-one-out loss, or entropy), then the
-  harmonic scores on the learned graph; return ``(F, BandwidthFit)``.
+  harmonic scores on the learned graph; :func:`loohl_fit` and :func:`minent_fit` return the
+  scores with the learned bandwidths (a :class:`BandwidthFit`).
 
 Dense, literal twins for testing live in :mod:`graphsel_lib.transductive.reference`.
 """
 
 from ._common import ConvergenceWarning, predict
 from ._dense_kinv import dense_kinv_matmul
-from ._gp_em import gp_t_step, naive_em, variational_bound
+from .balance import balance_bounds, balance_epsilon, solve_balanced_q
 from .gp import (
-    balance_bounds,
-    balance_epsilon,
+    GPFit,
     gp_hessp,
     gp_kernel_inverse,
     gp_objective,
     match_class_proportions,
-    solve_balanced_q,
     transductive_gp,
+    transductive_gp_fit,
 )
 from .harmonic import (
     CMN_PRIORS,
@@ -48,10 +49,11 @@ from .loohl import (
     harmonic_rbf,
     loo_objective,
     loohl,
+    loohl_fit,
     minent,
+    minent_fit,
     mst_bandwidth,
     rbf_weights,
-    reach_probability,
     smoothed_transition,
 )
 
@@ -59,6 +61,7 @@ __all__ = [
     "CMN_PRIORS",
     "MIN_UNLABELLED_FOR_CMN",
     "BandwidthFit",
+    "GPFit",
     "ConvergenceWarning",
     "balance_bounds",
     "balance_epsilon",
@@ -69,7 +72,6 @@ __all__ = [
     "gp_hessp",
     "gp_kernel_inverse",
     "gp_objective",
-    "gp_t_step",
     "harmonic",
     "harmonic_rbf",
     "llgc",
@@ -78,14 +80,14 @@ __all__ = [
     "llgc_truncation_error",
     "loo_objective",
     "loohl",
+    "loohl_fit",
     "match_class_proportions",
     "minent",
+    "minent_fit",
     "mst_bandwidth",
-    "naive_em",
     "rbf_weights",
-    "reach_probability",
     "smoothed_transition",
     "solve_balanced_q",
     "transductive_gp",
-    "variational_bound",
+    "transductive_gp_fit",
 ]

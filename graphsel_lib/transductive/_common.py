@@ -25,7 +25,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse import csgraph
 
-from .._validation import UNLABELLED, DataWarning, check_class_labels, check_integer
+from .._validation import UNLABELLED, DataWarning, check_class_labels, check_integer, check_labelled
 from ..graph import check_adjacency
 
 if TYPE_CHECKING:
@@ -41,12 +41,12 @@ __all__ = [
     "DIRECT_MAX_ROW_NNZ",
     "ConvergenceWarning",
     "Problem",
-    "check_labelled",
     "check_problem",
     "check_targets",
     "check_every_class_labelled",
     "check_components_labelled",
     "warn_unlabelled_classes",
+    "scores_or_deprecated_pair",
     "warn_unreached",
     "one_hot",
     "predict",
@@ -171,48 +171,6 @@ def one_hot(labels, n_classes):
     Y = np.zeros((labels.size, n_classes))
     Y[np.arange(labels.size), labels] = 1.0
     return Y
-
-
-def check_labelled(labelled, n):
-    """Validate ``labelled`` (integer indices or a boolean mask) -> sorted int indices.
-
-    Raises
-    ------
-    TypeError
-        If ``labelled`` is neither integer nor boolean.
-    ValueError
-        If a mask has the wrong length, an index is out of ``0..n-1`` (negative
-        indices are refused rather than wrapped around), an index is repeated,
-        or no node is labelled.
-    """
-    arr = np.asarray(labelled)
-    if arr.ndim != 1:
-        raise ValueError(
-            f"labelled must be a 1-D array of node indices or a boolean mask, got shape {arr.shape}"
-        )
-    if arr.dtype == bool:
-        if arr.shape[0] != n:
-            raise ValueError(f"boolean mask labelled must have length n_nodes={n}, got {arr.shape[0]}")
-        idx = np.flatnonzero(arr)
-    elif arr.size == 0:
-        idx = np.zeros(0, dtype=np.int64)
-    elif np.issubdtype(arr.dtype, np.integer):
-        idx = arr.astype(np.int64)
-        bad = idx[(idx < 0) | (idx >= n)]
-        if bad.size:
-            raise ValueError(f"labelled indices must be in 0..{n - 1}, found {bad[0]}")
-        idx = np.sort(idx)
-        dup = idx[1:][idx[1:] == idx[:-1]]
-        if dup.size:
-            hint = " (a 0/1 mask must have dtype bool)" if np.all((arr == 0) | (arr == 1)) else ""
-            raise ValueError(f"labelled indices must be distinct, node {dup[0]} appears twice{hint}")
-    else:
-        raise TypeError(
-            f"labelled must hold integer node indices or be a boolean mask, got dtype {arr.dtype}"
-        )
-    if idx.size == 0:
-        raise ValueError("no node is labelled: labelled is empty")
-    return idx
 
 
 def check_problem(S, y, labelled, *, n_classes=None):
@@ -440,3 +398,20 @@ def solve_spd(A, B, *, solver="auto", tol=1e-10, maxiter=None):
             )
         X[:, k] = x
     return X
+
+
+def scores_or_deprecated_pair(scores, report, return_info, name):
+    """``scores``; or, for a caller still passing ``return_info=True``, ``(scores, report())`` and a warning.
+
+    ``report`` is called only then. The warning names the ``{name}_fit`` that replaces the flag and points at
+    the caller's line (``name`` is a public function behind :func:`~graphsel_lib._validation.renamed_parameter`).
+    """
+    if not return_info:
+        return scores
+    warnings.warn(
+        f"{name}(..., return_info=True) is deprecated and goes in the next release: call {name}_fit(...), "
+        "whose result holds the scores (.scores) and the report as attributes",
+        DeprecationWarning,
+        stacklevel=4,  # this function, the public function, its renamed-parameter wrapper, the caller
+    )
+    return scores, report()

@@ -120,6 +120,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import dataclass, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -133,17 +134,14 @@ from .._validation import (
     as_symmetric_matrix,
     check_integer,
     check_positive,
-    check_probability,
     renamed_parameter,
 )
-from ._balanced_dual import dual_coordinate_sweeps as _dual_coordinate_sweeps
-from ._balanced_dual import dual_newton as _dual_newton
-from ._balanced_dual import dual_residual as _dual_residual
-from ._balanced_dual import lse_rows as _lse_rows
-from ._balanced_dual import softmax_rows as _softmax
-from ._common import ConvergenceWarning, check_targets, warn_unlabelled_classes
+from ._common import ConvergenceWarning, check_targets, scores_or_deprecated_pair, warn_unlabelled_classes
 from ._truncated_cg import DECISION_BAND
 from ._truncated_cg import steihaug_cg as _steihaug_cg
+from .balance import _check_bounds, balance_bounds, balance_epsilon, solve_balanced_q
+from .balance import lse_rows as _lse_rows
+from .balance import softmax_rows as _softmax
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -151,14 +149,13 @@ if TYPE_CHECKING:
     from ..graph.types import Adjacency
 
 __all__ = [
-    "balance_bounds",
-    "balance_epsilon",
     "gp_hessp",
     "gp_kernel_inverse",
     "gp_objective",
     "match_class_proportions",
-    "solve_balanced_q",
+    "GPFit",
     "transductive_gp",
+    "transductive_gp_fit",
 ]
 
 _LAPLACIANS = ("normalized", "combinatorial")
@@ -202,213 +199,6 @@ def gp_kernel_inverse(S: Adjacency, kernel_eps: float, *, laplacian: str = "norm
         raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
     L = _graph.normalized_laplacian(S) if laplacian == "normalized" else _graph.laplacian(S)
     return (L + kernel_eps * sp.identity(L.shape[0], format="csr")).tocsr()
-
-
-@renamed_parameter("n_labeled", "n_labelled")
-@renamed_parameter("n_unlabeled", "n_unlabelled")
-def balance_epsilon(n_labelled: int, n_unlabelled: int, n_classes: int, delta: float = 0.05) -> float:
-    """Half-width ``eps`` of the balance interval from the ghost-sample tail bound (Eq. 14).
-
-    ``eps = sqrt(log(2 K / delta) * n / (2 l u))`` with ``n = l + u``: with
-    probability ``>= 1 - delta`` the class frequencies on ``l`` labelled and
-    ``u`` unlabelled iid nodes differ by at most ``eps`` for all ``K`` classes
-    at once (Hoeffding + union bound; derivation in the module docstring).
-
-    Parameters
-    ----------
-    n_labelled, n_unlabelled : int
-        ``l >= 1`` and ``u >= 1``.
-    n_classes : int
-        ``K >= 1`` (the union bound runs over the classes).
-    delta : float, default 0.05
-        Failure probability in ``(0, 1)`` (the paper does not state it).
-
-    Returns
-    -------
-    float
-        ``eps``, a fraction of the nodes (may exceed 1 for tiny ``l`` or ``u``).
-
-    Raises
-    ------
-    ValueError
-        A count below 1, or ``delta`` outside ``(0, 1)``.
-    TypeError
-        A non-integer count.
-
-    Examples
-    --------
-    >>> round(balance_epsilon(100, 900, 2, delta=0.05), 4)
-    0.156
-    """
-    n_labelled = check_integer(n_labelled, "n_labelled", minimum=1)
-    n_unlabelled = check_integer(n_unlabelled, "n_unlabelled", minimum=1)
-    n_classes = check_integer(n_classes, "n_classes", minimum=1)
-    delta = check_probability(delta, "delta", low_open=True, high_open=True)
-    n = n_labelled + n_unlabelled
-    return float(np.sqrt(np.log(2 * n_classes / delta) * n / (2.0 * n_labelled * n_unlabelled)))
-
-
-@renamed_parameter("y_labeled", "y_labelled")
-def balance_bounds(y_labelled: ArrayLike, n_classes: int, eps: float) -> tuple[np.ndarray, np.ndarray]:
-    """Balance bounds ``(r_minus, r_plus)``: labelled class frequencies ``-/+ eps``, clipped to [0, 1].
-
-    ``r-_j = p_emp(j) - eps``, ``r+_j = p_emp(j) + eps`` with ``p_emp`` the class frequencies on the
-    labelled nodes (gaertner2005 Eq. 14; ``eps`` e.g. from :func:`balance_epsilon`).
-
-    Parameters
-    ----------
-    y_labelled : array-like of int of shape (l,)
-        Labels ``0..n_classes-1`` of the labelled nodes.
-    n_classes : int
-        ``K``.
-    eps : float
-        Half-width ``>= 0`` of the interval.
-
-    Returns
-    -------
-    r_minus, r_plus : ndarray of shape (K,)
-
-    Raises
-    ------
-    ValueError
-        Negative or non-finite ``eps``; no labels, or a label outside ``0..n_classes-1``.
-
-    Examples
-    --------
-    >>> r_minus, r_plus = balance_bounds([0, 0, 0, 1], 2, 0.1)
-    >>> r_minus.round(2).tolist(), r_plus.round(2).tolist()
-    ([0.65, 0.15], [0.85, 0.35])
-    """
-    eps = check_positive(eps, "eps", allow_zero=True)
-    n_classes = check_integer(n_classes, "n_classes", minimum=1)
-    y_labelled = np.asarray(y_labelled)
-    if y_labelled.ndim != 1 or y_labelled.size == 0:
-        raise ValueError(f"y_labelled must be a non-empty 1-D array of labels, got shape {y_labelled.shape}")
-    y_labelled = _graph.check_labels(y_labelled, y_labelled.size, n_classes=n_classes, name="y_labelled")
-    p = np.bincount(y_labelled, minlength=n_classes) / y_labelled.size
-    return np.clip(p - eps, 0.0, 1.0), np.clip(p + eps, 0.0, 1.0)
-
-
-def _check_bounds(r_minus, r_plus, n_classes):
-    out = []
-    for name, r in (("r_minus", r_minus), ("r_plus", r_plus)):
-        r = np.asarray(r, dtype=np.float64)
-        if r.shape != (n_classes,):
-            raise ValueError(f"{name} must have shape ({n_classes},) (one fraction per class), got {r.shape}")
-        if not np.all(np.isfinite(r)) or np.any(r < 0) or np.any(r > 1):
-            raise ValueError(f"{name} must hold fractions in [0, 1]")
-        out.append(r.copy())
-    r_minus, r_plus = out
-    if np.any(r_minus > r_plus):
-        j = int(np.flatnonzero(r_minus > r_plus)[0])
-        raise ValueError(f"r_minus must be <= r_plus, class {j}: {r_minus[j]} > {r_plus[j]}")
-    if np.any(r_plus <= 0):
-        raise ValueError(
-            "r_plus must be > 0 for every class (q_ij = exp(t_ij - gamma_j)/Z is never exactly 0)"
-        )
-    if n_classes > 1 and np.any(r_minus >= 1):
-        raise ValueError("r_minus must be < 1 when K > 1 (the other classes would need q_ij = 0 exactly)")
-    if r_minus.sum() > 1 + 1e-12 or r_plus.sum() < 1 - 1e-12:
-        raise ValueError(
-            f"balance bounds are infeasible: need sum(r_minus) <= 1 <= sum(r_plus), "
-            f"got {r_minus.sum():.6g} and {r_plus.sum():.6g}"
-        )
-    return r_minus, r_plus
-
-
-# --------------------------------------------------------------------------- the q step (dual)
-def solve_balanced_q(
-    T_U: ArrayLike,
-    r_minus: ArrayLike,
-    r_plus: ArrayLike,
-    *,
-    gamma0: ArrayLike | None = None,
-    tol: float | None = None,
-    max_iter: int = 200,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Closed-form balanced ``q`` (gaertner2005 Eq. 18) via its ``K`` dual variables.
-
-    Minimises ``sum_ij q_ij log q_ij - sum_ij q_ij T_ij`` over ``q`` with unit
-    row sums and column means ``r_minus_j <= mean_i q_ij <= r_plus_j``. The
-    minimiser is ``q_ij = exp(T_ij - gamma_j) / sum_l exp(T_il - gamma_l)``
-    (the paper's ``exp(-tau_ij) c_j`` with ``tau = -T``, ``c = exp(-gamma)``),
-    ``gamma`` minimising the convex dual ``h`` of the module docstring.
-
-    Parameters
-    ----------
-    T_U : ndarray of shape (u, K)
-        Latent scores of the unlabelled nodes.
-    r_minus, r_plus : array-like of shape (K,)
-        Bounds on the class fractions among the ``u`` nodes.
-    gamma0 : ndarray of shape (K,), optional
-        Warm start. Default: the paper's initialisation, the column rescaling
-        ``c_j = clip(s_j, u r-_j, u r+_j) / s_j`` of ``q = softmax(T)``.
-    tol : float, optional
-        Stop when every optimality residual (in counts) is below ``tol``;
-        default ``1e-12 * max(u, 1)``.
-    max_iter : int, default 200
-        Newton iteration cap.
-
-    Returns
-    -------
-    q : ndarray of shape (u, K)
-    gamma : ndarray of shape (K,)
-        ``gamma_j > 0``: upper bound active (``lambda+_j = gamma_j``);
-        ``gamma_j < 0``: lower bound active (``lambda-_j = -gamma_j``).
-
-    Raises
-    ------
-    ValueError
-        ``T_U`` not a finite real matrix with a row, or malformed or infeasible bounds (shape, range,
-        ``r_minus > r_plus``, ``r_plus = 0``, ``sum(r_minus) > 1`` or ``sum(r_plus) < 1``).
-
-    Warns
-    -----
-    ConvergenceWarning
-        If the dual solve ends with a class-total residual above ``1e-8 u``.
-
-    Examples
-    --------
-    Two nodes that both prefer class 0, forced to split half and half:
-
-    >>> q, gamma = solve_balanced_q(np.array([[2.0, 0.0], [1.0, 0.0]]), [0.5, 0.5], [0.5, 0.5])
-    >>> q.round(3).tolist(), q.sum(axis=0).round(12).tolist()
-    ([[0.622, 0.378], [0.378, 0.622]], [1.0, 1.0])
-    """
-    T = as_real_matrix(T_U, "T_U (the (u, K) latent scores)", sparse=False, copy=False)
-    if T.shape[0] == 0:
-        raise ValueError(f"T_U must be a (u, K) matrix with u >= 1, got shape {T.shape}")
-    u, K = T.shape
-    r_minus, r_plus = _check_bounds(r_minus, r_plus, K)
-    Rm = np.asarray(r_minus, dtype=np.float64) * u
-    Rp = np.asarray(r_plus, dtype=np.float64) * u
-    if tol is None:
-        tol = 1e-12 * max(u, 1)
-    if gamma0 is None:
-        s = _softmax(T)[0].sum(axis=0)
-        gamma = np.log(np.maximum(s, 1e-300)) - np.log(np.maximum(np.clip(s, Rm, Rp), 1e-300))
-    else:
-        gamma = np.array(gamma0, dtype=np.float64)
-    gamma, ok = _dual_newton(T, gamma, Rm, Rp, tol, max_iter)
-    for _ in range(50):
-        if ok:
-            break
-        # Projected Newton can stall on a wrong sign pattern. Exact coordinate
-        # minimisation (each step solves one monotone 1-D equation s_j = bound)
-        # decreases h and converges (Tseng 2001); a few sweeps identify the
-        # active set, then Newton finishes quadratically.
-        gamma = _dual_coordinate_sweeps(T, gamma, Rm, Rp, 10)
-        gamma, ok = _dual_newton(T, gamma, Rm, Rp, tol, max_iter)
-    Q, _ = _softmax(T - gamma)
-    if not ok:
-        resid = _dual_residual(Q.sum(axis=0), gamma, Rm, Rp)[0]
-        if np.max(np.abs(resid)) > 1e-8 * max(u, 1):
-            warnings.warn(
-                f"balanced q: dual solve stopped with class-total residual {np.max(np.abs(resid)):.2e}",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-    return Q, gamma
 
 
 # --------------------------------------------------------------------------- the objective in t
@@ -560,8 +350,119 @@ def _detect_kind(A):
     return "adjacency"
 
 
+@dataclass(frozen=True)
+class GPFit:
+    """What :func:`transductive_gp_fit` found: the scores and the Newton search's report (gaertner2005).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_nodes, K)
+        What :func:`transductive_gp` returns (``output`` selects ``q``, ``pi`` or ``t``).
+    iterations, cg_iterations : int
+        Newton steps, and CG iterations over all of them.
+    objective, grad_norm : ndarray of shape (iterations + 1,)
+        ``phi`` and ``max |grad phi|`` at every iterate.
+    converged : bool
+        ``max |grad phi| <= tol`` at the last iterate.
+    gamma : ndarray of shape (K,)
+        The dual variables of the balance constraint (zeros without it);
+        :attr:`lambda_plus` and :attr:`lambda_minus` are its two sides.
+    r_minus, r_plus : ndarray of shape (K,) or None
+        The balance bounds on the predicted class fractions (None without them).
+    eps : float or None
+        The half-width of the balance interval, when it was set by ``eps``/``delta``.
+    t : ndarray of shape (n_nodes, K)
+        The latent scores at the last iterate.
+    q : ndarray of shape (u, K)
+        The distribution on the unlabelled nodes, rows in the order of ``unlabelled``.
+    unlabelled : ndarray of int of shape (u,)
+    elapsed : float
+        Seconds of the solve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S = np.diag([1.0, 1.0, 1.0], 1); S = S + S.T
+    >>> fit = transductive_gp_fit(S, [0, -1, -1, 1], [0, 3], balance=False, tol=1e-10)
+    >>> fit.scores.argmax(1).tolist(), fit.converged, fit.unlabelled.tolist()
+    ([0, 0, 1, 1], True, [1, 2])
+    """
+
+    scores: np.ndarray
+    iterations: int
+    cg_iterations: int
+    objective: np.ndarray
+    grad_norm: np.ndarray
+    converged: bool
+    gamma: np.ndarray
+    r_minus: np.ndarray | None
+    r_plus: np.ndarray | None
+    eps: float | None
+    t: np.ndarray
+    q: np.ndarray
+    unlabelled: np.ndarray
+    elapsed: float
+
+    @property
+    def lambda_plus(self) -> np.ndarray:
+        """``max(gamma, 0)``: the multipliers of the upper balance bounds."""
+        return np.maximum(self.gamma, 0.0)
+
+    @property
+    def lambda_minus(self) -> np.ndarray:
+        """``max(-gamma, 0)``: the multipliers of the lower balance bounds."""
+        return np.maximum(-self.gamma, 0.0)
+
+
 @renamed_parameter("labeled", "labelled")
 def transductive_gp(
+    S_or_Kinv: Adjacency,
+    y: ArrayLike,
+    labelled: ArrayLike,
+    *,
+    return_info: bool = False,
+    **options: Any,
+) -> np.ndarray | tuple[np.ndarray, dict[str, Any]]:
+    """Multiclass GP transduction with balancing constraints (gaertner2005): the scores of :func:`transductive_gp_fit`.
+
+    Parameters
+    ----------
+    S_or_Kinv, y, labelled, **options
+        As in :func:`transductive_gp_fit` (``eps``, ``balance``, ``delta``, ``sigma2``,
+        ``kernel_eps``, ``laplacian``, ``kind``, ``n_classes``, ``output``, ``max_newton``,
+        ``cg_iter``, ``tol``, ``kinv_matmul``).
+    return_info : bool, default False
+        Deprecated: also return the search's report as a dict. Call :func:`transductive_gp_fit`,
+        whose :class:`GPFit` holds the scores and the report.
+
+    Returns
+    -------
+    F : ndarray of shape (n_nodes, K)
+        Scores; the prediction is ``F.argmax(axis=1)``.
+
+    Examples
+    --------
+    A path of 4 nodes, the ends labelled 0 and 1; no balance constraint:
+
+    >>> import numpy as np
+    >>> S = np.diag([1.0, 1.0, 1.0], 1); S = S + S.T
+    >>> F = transductive_gp(S, [0, -1, -1, 1], [0, 3], balance=False, tol=1e-10)
+    >>> F.argmax(1).tolist(), bool(np.allclose(F.sum(1), 1))
+    ([0, 0, 1, 1], True)
+    """
+    fit = transductive_gp_fit(S_or_Kinv, y, labelled, **options)
+    return scores_or_deprecated_pair(fit.scores, partial(_info_dict, fit), return_info, "transductive_gp")
+
+
+def _info_dict(fit: GPFit) -> dict[str, Any]:
+    """The dict ``return_info=True`` gave before :class:`GPFit` (with the old key ``unlabeled``, for one release)."""
+    info = {f.name: getattr(fit, f.name) for f in fields(fit) if f.name != "scores"}
+    info.update(lambda_plus=fit.lambda_plus, lambda_minus=fit.lambda_minus)
+    return RenamedKeys("transductive_gp(return_info=True)", {"unlabeled": "unlabelled"}, info)
+
+
+@renamed_parameter("labeled", "labelled")
+def transductive_gp_fit(
     S_or_Kinv: Adjacency,
     y: ArrayLike,
     labelled: ArrayLike,
@@ -578,10 +479,9 @@ def transductive_gp(
     max_newton: int = 200,
     cg_iter: int = 50,
     tol: float = 1e-6,
-    return_info: bool = False,
     kinv_matmul: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> np.ndarray | tuple[np.ndarray, dict[str, Any]]:
-    r"""Multiclass GP transduction with balancing constraints (gaertner2005).
+) -> GPFit:
+    r"""Multiclass GP transduction with balancing constraints (gaertner2005), with the search's report.
 
     Minimises ``phi(t) = min_{q in C} J(t, q)`` (module docstring: paper Eq.
     6/12/13 with the balance set (14)) by Newton steps whose systems are solved
@@ -634,13 +534,6 @@ def transductive_gp(
         or at negative curvature; ``_truncated_cg.steihaug_cg``).
     tol : float, default 1e-6
         Stop when ``max |grad phi| <= tol``.
-    return_info : bool, default False
-        Also return a dict: ``iterations``, ``cg_iterations`` (total),
-        ``objective`` and ``grad_norm`` (traces, one entry per iterate),
-        ``converged``, ``gamma`` (the ``K`` dual variables; ``lambda_plus`` =
-        max(gamma, 0), ``lambda_minus`` = max(-gamma, 0)), ``r_minus``,
-        ``r_plus``, ``eps``, ``t``, ``q`` (u, K), ``unlabelled``, ``elapsed``
-        (``unlabeled``, the old name, still answers for one release, with a ``DeprecationWarning``).
     kinv_matmul : callable, optional
         ``V -> K^-1 V`` for every product of the solver, in place of the sparse product of the validated
         ``K^-1`` (CSR), which it must equal: e.g. :func:`dense_kinv_matmul` of a dense ``K^-1``, the same
@@ -648,10 +541,9 @@ def transductive_gp(
 
     Returns
     -------
-    F : ndarray of shape (n_nodes, K)
-        Scores; the prediction is ``F.argmax(axis=1)``.
-    info : dict
-        Only if ``return_info``.
+    GPFit
+        ``scores`` (the prediction is ``scores.argmax(axis=1)``), the Newton search's traces, the
+        balance's bounds and dual variables, ``t`` and ``q``.
 
     Raises
     ------
@@ -680,13 +572,14 @@ def transductive_gp(
 
     Examples
     --------
-    A path of 4 nodes, the ends labelled 0 and 1; no balance constraint:
+    A path of 6 nodes, the ends labelled 0 and 1; the four unlabelled nodes must give class 1 a share of
+    at least 0.6, and the bound binds (a non-zero dual variable):
 
     >>> import numpy as np
-    >>> S = np.diag([1.0, 1.0, 1.0], 1); S = S + S.T
-    >>> F = transductive_gp(S, [0, -1, -1, 1], [0, 3], balance=False, tol=1e-10)
-    >>> F.argmax(1).tolist(), bool(np.allclose(F.sum(1), 1))
-    ([0, 0, 1, 1], True)
+    >>> S = np.diag(np.ones(5), 1); S = S + S.T
+    >>> fit = transductive_gp_fit(S, [0, -1, -1, -1, -1, 1], [0, 5], balance=([0.0, 0.6], [0.4, 1.0]))
+    >>> fit.converged, fit.q.mean(0).round(3).tolist(), bool(fit.gamma[1] < 0)
+    (True, [0.4, 0.6], True)
     """
     t0 = time.perf_counter()
     if kind not in _KINDS:
@@ -796,33 +689,25 @@ def transductive_gp(
     else:
         F = P.copy()
         F[obj.U] = Q
-    if not return_info:
-        return F
     gamma = st["gamma"] if st["gamma"] is not None else np.zeros(K)
-    info = RenamedKeys(
-        "transductive_gp(return_info=True)",
-        {"unlabeled": "unlabelled"},
-        {
-            "iterations": it,
-            "cg_iterations": total_cg,
-            "objective": np.array(trace),
-            "grad_norm": np.array(gtrace),
-            "converged": bool(converged),
-            "gamma": gamma.copy(),
-            "lambda_plus": np.maximum(gamma, 0.0),
-            "lambda_minus": np.maximum(-gamma, 0.0),
-            "r_minus": None if bounds is None else bounds[0],
-            "r_plus": None if bounds is None else bounds[1],
-            "eps": None
-            if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
-            else float(eps),
-            "t": t,
-            "q": Q.copy(),
-            "unlabelled": obj.U,
-            "elapsed": time.perf_counter() - t0,
-        },
+    return GPFit(
+        scores=F,
+        iterations=it,
+        cg_iterations=total_cg,
+        objective=np.array(trace),
+        grad_norm=np.array(gtrace),
+        converged=bool(converged),
+        gamma=gamma.copy(),
+        r_minus=None if bounds is None else bounds[0],
+        r_plus=None if bounds is None else bounds[1],
+        eps=None
+        if bounds is None or eps is None or not isinstance(balance, (bool, np.bool_))
+        else float(eps),
+        t=t,
+        q=Q.copy(),
+        unlabelled=obj.U,
+        elapsed=time.perf_counter() - t0,
     )
-    return F, info
 
 
 def match_class_proportions(P: ArrayLike, proportions: ArrayLike) -> np.ndarray:

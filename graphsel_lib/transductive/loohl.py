@@ -77,7 +77,7 @@ far from their labelled proportions (the failure CMN also targets).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -86,7 +86,7 @@ from scipy.spatial.distance import cdist
 from threadpoolctl import threadpool_limits
 
 from .._validation import as_real_matrix, check_positive, check_probability, renamed_parameter
-from ._common import check_every_class_labelled, check_labelled, check_targets, one_hot
+from ._common import check_every_class_labelled, check_targets, one_hot, scores_or_deprecated_pair
 from .harmonic import class_mass_normalization
 
 if TYPE_CHECKING:
@@ -102,8 +102,9 @@ __all__ = [
     "loo_objective",
     "entropy_objective",
     "loohl",
+    "loohl_fit",
     "minent",
-    "reach_probability",
+    "minent_fit",
 ]
 
 #: Loss ``h`` of the held-out node's score for its own class, and its derivative.
@@ -562,10 +563,12 @@ def entropy_objective(
 # --------------------------------------------------------------------------- fitting
 @dataclass(frozen=True)
 class BandwidthFit:
-    """Bandwidths learned by :func:`loohl` or :func:`minent` (zhang2006), with the search's report.
+    """Bandwidths learned by :func:`loohl_fit` or :func:`minent_fit` (zhang2006), the scores, the search's report.
 
     Parameters
     ----------
+    scores : ndarray of shape (n_nodes, K)
+        Harmonic scores on the learned graph (what :func:`loohl` and :func:`minent` return).
     method : {"loohl", "minent"}
         The objective minimised.
     sigma : ndarray of shape (n_features,)
@@ -584,11 +587,12 @@ class BandwidthFit:
     Examples
     --------
     >>> X = [[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]
-    >>> F, fit = minent(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5], return_info=True)
-    >>> fit.method, fit.sigma.shape, bool(fit.objective < fit.objective0)
-    ('minent', (1,), True)
+    >>> fit = minent_fit(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5])
+    >>> fit.method, fit.sigma.shape, bool(fit.objective < fit.objective0), fit.scores.shape
+    ('minent', (1,), True, (6, 2))
     """
 
+    scores: np.ndarray
     method: str
     sigma: np.ndarray
     sigma0: np.ndarray
@@ -663,7 +667,8 @@ def _descend(fun, x0, lo, hi, maxiter, gtol):
     return x, f, maxiter, nfev, False, f"iteration cap maxiter={maxiter} reached"
 
 
-def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
+def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol) -> dict:
+    """The search of :func:`loohl_fit` and :func:`minent_fit`: the fields of a :class:`BandwidthFit` but its scores."""
     m = np.shape(X)[1]
     s0 = _check_sigma(mst_bandwidth(X, y, labelled) if sigma0 is None else sigma0, m)
     shrink = _check_reg(shrink, "shrink")
@@ -680,21 +685,21 @@ def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol):
         x, f, nit, nfev, success, message = _descend(
             fun, theta0, theta0 - LOG_SIGMA_RANGE, theta0 + LOG_SIGMA_RANGE, maxiter, tol
         )
-    return BandwidthFit(
-        method=method,
-        sigma=np.exp(x),
-        sigma0=s0,
-        objective=float(f),
-        objective0=float(f0),
-        n_iter=nit,
-        n_evaluations=nfev,
-        success=success,
-        message=message,
-    )
+    return {
+        "method": method,
+        "sigma": np.exp(x),
+        "sigma0": s0,
+        "objective": float(f),
+        "objective0": float(f0),
+        "n_iter": nit,
+        "n_evaluations": nfev,
+        "success": success,
+        "message": message,
+    }
 
 
 @renamed_parameter("labeled", "labelled")
-def loohl(
+def loohl_fit(
     X: ArrayLike,
     y: ArrayLike,
     labelled: ArrayLike,
@@ -708,9 +713,8 @@ def loohl(
     n_classes: int | None = None,
     maxiter: int = 200,
     tol: float = 1e-6,
-    return_info: bool = False,
-) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
-    """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores.
+) -> BandwidthFit:
+    """Leave-one-out hyperparameter learning (zhang2006): bandwidths, then harmonic scores, with the search's report.
 
     Minimises :func:`loo_objective` over ``log sigma`` by projected L-BFGS
     (:func:`_descend`: no decision left to the last bits; evaluated on one BLAS
@@ -739,15 +743,12 @@ def loohl(
     cmn : bool, default False
         Class mass normalisation of the returned scores.
     maxiter, tol : iteration cap and projected-gradient tolerance of the search.
-    return_info : bool, default False
-        Also return the fit.
 
     Returns
     -------
-    F : ndarray of shape (n_nodes, K)
-        Harmonic scores on the learned graph; prediction ``F.argmax(1)``.
-    fit : BandwidthFit
-        Only if ``return_info``: learned ``sigma`` and the optimiser's report.
+    BandwidthFit
+        ``scores``: harmonic scores on the learned graph (prediction ``scores.argmax(1)``);
+        ``sigma``: the learned bandwidths; and the search's report.
 
     Raises
     ------
@@ -765,10 +766,10 @@ def loohl(
     >>> import numpy as np
     >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
     >>> y = np.array([0, 0, -1, -1, 1, 1])
-    >>> F, fit = loohl(X, y, [0, 1, 4, 5], return_info=True)
-    >>> F.argmax(axis=1)
+    >>> fit = loohl_fit(X, y, [0, 1, 4, 5])
+    >>> fit.scores.argmax(axis=1)
     array([0, 0, 0, 1, 1, 1])
-    >>> F.shape, fit.sigma.shape, bool(fit.success)
+    >>> fit.scores.shape, fit.sigma.shape, bool(fit.success)
     ((6, 2), (1,), True)
     """
     counts = _setup(X, y, labelled, n_classes)[-1]  # fail fast, before the search
@@ -779,12 +780,12 @@ def loohl(
         return loo_objective(X, y, labelled, sigma, eps=eps, loss=loss, reg=reg, n_classes=n_classes)
 
     fit = _fit("loohl", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labelled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
-    return (F, fit) if return_info else F
+    F = harmonic_rbf(X, y, labelled, sigma=fit["sigma"], eps=eps, cmn=cmn, n_classes=n_classes)
+    return BandwidthFit(scores=F, **fit)
 
 
 @renamed_parameter("labeled", "labelled")
-def minent(
+def minent_fit(
     X: ArrayLike,
     y: ArrayLike,
     labelled: ArrayLike,
@@ -796,35 +797,32 @@ def minent(
     n_classes: int | None = None,
     maxiter: int = 200,
     tol: float = 1e-6,
-    return_info: bool = False,
-) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
+) -> BandwidthFit:
     """MinEnt (Zhu et al. 2003; zhang2006 Sec. 2.2): bandwidths minimising the entropy of ``F_U``, then harmonic scores.
 
-    Minimises :func:`entropy_objective` by the search of :func:`loohl`.
+    Minimises :func:`entropy_objective` by the search of :func:`loohl_fit`.
 
     Parameters
     ----------
-    X, y, labelled, sigma0, shrink, cmn, n_classes, maxiter, tol, return_info
-        As in :func:`loohl`.
+    X, y, labelled, sigma0, shrink, cmn, n_classes, maxiter, tol
+        As in :func:`loohl_fit`.
     eps : float in (0, 1), default 1e-4
         Smoothing of the walk; positive, so that the entropy is finite.
 
     Returns
     -------
-    F : ndarray of shape (n_nodes, K)
-        Harmonic scores on the learned graph.
-    fit : BandwidthFit
-        Only if ``return_info``.
+    BandwidthFit
+        Scores on the learned graph, bandwidths and the search's report.
 
     Raises
     ------
     ValueError, TypeError
-        As :func:`loohl`, and ``eps`` not in ``(0, 1)``.
+        As :func:`loohl_fit`, and ``eps`` not in ``(0, 1)``.
 
     Examples
     --------
     >>> X = [[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]
-    >>> minent(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5]).argmax(axis=1).tolist()
+    >>> minent_fit(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5]).scores.argmax(axis=1).tolist()
     [0, 0, 0, 1, 1, 1]
     """
     _setup(X, y, labelled, n_classes)
@@ -834,65 +832,58 @@ def minent(
         return entropy_objective(X, y, labelled, sigma, eps=eps, n_classes=n_classes)
 
     fit = _fit("minent", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labelled, sigma=fit.sigma, eps=eps, cmn=cmn, n_classes=n_classes)
-    return (F, fit) if return_info else F
-
-
-# --------------------------------------------------------------------------- degenerate graphs (notebook 11 §6)
+    F = harmonic_rbf(X, y, labelled, sigma=fit["sigma"], eps=eps, cmn=cmn, n_classes=n_classes)
+    return BandwidthFit(scores=F, **fit)
 
 
 @renamed_parameter("labeled", "labelled")
-def reach_probability(
-    X: ArrayLike, labelled: ArrayLike, sigma: ArrayLike, *, eps: float = 1e-4
-) -> tuple[np.ndarray, np.ndarray]:
-    """Probability ``r_i`` that the smoothed walk from unlabelled node ``i`` hits a labelled node before it jumps.
-
-    The walk ``P~ = (eps/n) 1 1^T + (1 - eps) P`` of :func:`smoothed_transition`
-    moves along ``P = D^-1 S`` with probability ``1 - eps`` and otherwise jumps
-    uniformly. Conditioning on the first step,
-
-        r_U = (1 - eps) (P_UU r_U + P_UL 1),
-
-    one linear solve (notebook 11 §6). With ``eps = 1e-4`` a walk jumps once per
-    ``10^4`` steps, so ``r_i`` is near 1 whenever a chain of strong edges joins
-    ``i`` to a labelled node; a node with ``r_i < 1/2`` is *stranded*: its
-    harmonic score is set by the uniform jump, i.e. washed out to the label
-    average. zhang2006's degenerate graphs (Fig. 1) strand many nodes.
+def loohl(
+    X: ArrayLike, y: ArrayLike, labelled: ArrayLike, *, return_info: bool = False, **options: Any
+) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
+    """LOOHL's harmonic scores (zhang2006): ``loohl_fit(X, y, labelled, **options).scores``.
 
     Parameters
     ----------
-    X : array-like of shape (n_nodes, n_features)
-        Node features.
-    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
-        The labelled nodes.
-    sigma : float or array-like of shape (n_features,)
-        Bandwidths (the notebooks' ``omega_p``).
-    eps : float in [0, 1), default 1e-4
-        Probability of a uniform jump.
+    X, y, labelled, **options
+        As in :func:`loohl_fit` (``sigma0``, ``eps``, ``loss``, ``reg``, ``shrink``, ``cmn``,
+        ``n_classes``, ``maxiter``, ``tol``).
+    return_info : bool, default False
+        Deprecated: also return the fit. Call :func:`loohl_fit` instead.
 
     Returns
     -------
-    unlabelled : ndarray of int of shape (u,)
-    r : ndarray of shape (u,)
-
-    Raises
-    ------
-    ValueError, TypeError
-        Invalid ``X``, ``labelled``, ``sigma`` or ``eps``.
+    ndarray of shape (n_nodes, K)
+        Harmonic scores on the learned graph; prediction ``F.argmax(1)``.
 
     Examples
     --------
-    Without jumps (``eps = 0``) every walk on a connected graph reaches the label:
-
-    >>> unlabelled, r = reach_probability([[0.0], [1.0], [2.0]], [0], 1.0, eps=0.0)
-    >>> unlabelled.tolist(), r.round(6).tolist()
-    ([1, 2], [1.0, 1.0])
+    >>> X = [[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]]
+    >>> loohl(X, [0, 0, -1, -1, 1, 1], [0, 1, 4, 5]).argmax(axis=1).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
-    X = _check_X(X)
-    n = X.shape[0]
-    lab = check_labelled(labelled, n)
-    eps = _check_eps(eps)
-    P = _transition(X / _check_sigma(sigma, X.shape[1]))
-    unl = np.setdiff1d(np.arange(n), lab)
-    A = np.eye(unl.size) - (1.0 - eps) * P[np.ix_(unl, unl)]
-    return unl, (1.0 - eps) * np.linalg.solve(A, P[np.ix_(unl, lab)].sum(axis=1))
+    fit = loohl_fit(X, y, labelled, **options)
+    return scores_or_deprecated_pair(fit.scores, lambda: fit, return_info, "loohl")
+
+
+@renamed_parameter("labeled", "labelled")
+def minent(
+    X: ArrayLike, y: ArrayLike, labelled: ArrayLike, *, return_info: bool = False, **options: Any
+) -> np.ndarray | tuple[np.ndarray, BandwidthFit]:
+    """MinEnt's harmonic scores (zhang2006 Sec. 2.2): ``minent_fit(X, y, labelled, **options).scores``.
+
+    Parameters
+    ----------
+    X, y, labelled, return_info, **options
+        As in :func:`loohl`, with the options of :func:`minent_fit` (no ``loss``, no ``reg``).
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, K)
+
+    Examples
+    --------
+    >>> minent([[0.0], [1.0], [2.0], [10.0]], [0, -1, -1, 1], [0, 3]).shape
+    (4, 2)
+    """
+    fit = minent_fit(X, y, labelled, **options)
+    return scores_or_deprecated_pair(fit.scores, lambda: fit, return_info, "minent")

@@ -17,6 +17,7 @@ from scipy.special import logsumexp, softmax
 import graphsel_lib as gs
 from graphsel_lib.transductive._common import ConvergenceWarning
 from graphsel_lib.transductive.gp import (
+    GPFit,
     balance_bounds,
     balance_epsilon,
     gp_kernel_inverse,
@@ -24,10 +25,17 @@ from graphsel_lib.transductive.gp import (
     match_class_proportions,
     solve_balanced_q,
     transductive_gp,
+    transductive_gp_fit,
 )
 from graphsel_lib.transductive.reference import balanced_q_slsqp
 
 TIGHT = {"tol": 1e-10, "cg_iter": 500, "max_newton": 200}
+
+
+def gp_and_fit(*args, **kwargs):
+    """``(scores, GPFit)`` of one solve."""
+    fit = transductive_gp_fit(*args, **kwargs)
+    return fit.scores, fit
 
 
 def _graph(n, seed, p=0.3):
@@ -200,13 +208,11 @@ def test_q_step_sign_convention_and_exact_matching():
 def test_no_balance_matches_dense_lbfgs():
     A, y, lab = _problem(7)
     sigma2, keps = 3.0, 0.05
-    F, info = transductive_gp(
-        A, y, lab, balance=False, sigma2=sigma2, kernel_eps=keps, return_info=True, **TIGHT
-    )
-    assert info["converged"]
+    F, info = gp_and_fit(A, y, lab, balance=False, sigma2=sigma2, kernel_eps=keps, **TIGHT)
+    assert info.converged
     fun, t_ref = _lbfgs_no_balance(_dense_kinv(A, keps), y, lab, 3, sigma2)
-    assert abs(info["objective"][-1] - fun) < 1e-10 * max(1, abs(fun))
-    np.testing.assert_allclose(info["t"], t_ref, atol=1e-6)
+    assert abs(info.objective[-1] - fun) < 1e-10 * max(1, abs(fun))
+    np.testing.assert_allclose(info.t, t_ref, atol=1e-6)
     np.testing.assert_allclose(F, softmax(t_ref, axis=1), atol=1e-7)
 
 
@@ -215,21 +221,17 @@ def test_balanced_matches_generic_constrained_solve():
     y[lab] = [0, 1, 2, 0]
     sigma2, keps = 2.0, 0.1
     rm, rp = np.array([0.15, 0.3, 0.3]), np.array([0.3, 0.45, 0.5])
-    F, info = transductive_gp(
-        A, y, lab, balance=(rm, rp), sigma2=sigma2, kernel_eps=keps, return_info=True, **TIGHT
-    )
-    assert info["converged"]
+    F, info = gp_and_fit(A, y, lab, balance=(rm, rp), sigma2=sigma2, kernel_eps=keps, **TIGHT)
+    assert info.converged
     # the constraint holds at the solution, and binds (else the test would not test it)
-    s = info["q"].mean(0)
+    s = info.q.mean(0)
     assert np.all((s >= rm - 1e-10) & (s <= rp + 1e-10))
-    assert np.any(np.abs(info["gamma"]) > 1e-3)
-    np.testing.assert_allclose(F[info["unlabelled"]], info["q"])
-    with pytest.warns(DeprecationWarning, match=r"the key 'unlabeled' is renamed 'unlabelled'"):
-        assert info["unlabeled"] is info["unlabelled"]  # the old key, for one release
+    assert np.any(np.abs(info.gamma) > 1e-3)
+    np.testing.assert_allclose(F[info.unlabelled], info.q)
     fun, t_ref, q_ref = _slsqp_joint(_dense_kinv(A, keps), y, lab, 3, sigma2, rm, rp)
-    assert abs(info["objective"][-1] - fun) < 1e-10
-    np.testing.assert_allclose(info["t"], t_ref, atol=1e-6)
-    np.testing.assert_allclose(info["q"], q_ref, atol=1e-6)
+    assert abs(info.objective[-1] - fun) < 1e-10
+    np.testing.assert_allclose(info.t, t_ref, atol=1e-6)
+    np.testing.assert_allclose(info.q, q_ref, atol=1e-6)
 
 
 def _alternating(Kinv, y, lab, K, sigma2, rm, rp, rounds):
@@ -256,36 +258,34 @@ def _alternating(Kinv, y, lab, K, sigma2, rm, rp, rounds):
 def test_balanced_matches_paper_alternating_scheme():
     A, y, lab = _problem(8, n=10, K=3, n_lab=4)
     rm, rp = np.array([0.15, 0.3, 0.3]), np.array([0.3, 0.45, 0.5])
-    F, info = transductive_gp(
-        A, y, lab, balance=(rm, rp), sigma2=2.0, kernel_eps=0.1, return_info=True, **TIGHT
-    )
-    assert np.any(info["gamma"] != 0)
+    F, info = gp_and_fit(A, y, lab, balance=(rm, rp), sigma2=2.0, kernel_eps=0.1, **TIGHT)
+    assert np.any(info.gamma != 0)
     t_alt = _alternating(_dense_kinv(A, 0.1), y, lab, 3, 2.0, rm, rp, rounds=120)
-    np.testing.assert_allclose(info["t"], t_alt, atol=1e-9)
+    np.testing.assert_allclose(info.t, t_alt, atol=1e-9)
 
 
 def test_inactive_balance_equals_no_balance():
     A, y, lab = _problem(9)
     F0 = transductive_gp(A, y, lab, balance=False, **TIGHT)
-    F1, info = transductive_gp(A, y, lab, balance=(np.zeros(3), np.ones(3)), return_info=True, **TIGHT)
+    F1, info = gp_and_fit(A, y, lab, balance=(np.zeros(3), np.ones(3)), **TIGHT)
     np.testing.assert_allclose(F1, F0, atol=1e-9)
-    assert np.all(info["gamma"] == 0)
+    assert np.all(info.gamma == 0)
 
 
 def test_default_balance_uses_tail_bound():
     A, y, lab = _problem(10, n=30, n_lab=10)
-    F, info = transductive_gp(A, y, lab, return_info=True, **TIGHT)
+    F, info = gp_and_fit(A, y, lab, **TIGHT)
     eps = balance_epsilon(10, 20, 3, 0.05)
-    assert info["eps"] == pytest.approx(eps)
+    assert info.eps == pytest.approx(eps)
     rm, rp = balance_bounds(y[lab], 3, eps)
-    np.testing.assert_allclose(info["r_minus"], rm)
+    np.testing.assert_allclose(info.r_minus, rm)
     with pytest.warns(DeprecationWarning, match=r"balance_epsilon\(\): the keyword n_labeled= is renamed"):
         assert balance_epsilon(n_labeled=10, n_unlabelled=20, n_classes=3, delta=0.05) == eps
     with pytest.warns(DeprecationWarning, match=r"the keyword n_unlabeled= is renamed n_unlabelled="):
         assert balance_epsilon(10, n_unlabeled=20, n_classes=3, delta=0.05) == eps
     with pytest.warns(DeprecationWarning, match=r"balance_bounds\(\): the keyword y_labeled= is renamed"):
         np.testing.assert_array_equal(balance_bounds(y_labeled=y[lab], n_classes=3, eps=eps)[0], rm)
-    np.testing.assert_allclose(info["r_plus"], rp)
+    np.testing.assert_allclose(info.r_plus, rp)
     np.testing.assert_allclose(F.sum(1), 1.0)
 
 
@@ -342,12 +342,12 @@ def test_inputs_not_modified_and_deterministic():
 
 def test_output_modes():
     A, y, lab = _problem(15)
-    F, info = transductive_gp(A, y, lab, return_info=True, **TIGHT)
+    F, info = gp_and_fit(A, y, lab, **TIGHT)
     t = transductive_gp(A, y, lab, output="t", **TIGHT)
     pi = transductive_gp(A, y, lab, output="pi", **TIGHT)
     np.testing.assert_allclose(pi, softmax(t, axis=1), atol=1e-12)
     np.testing.assert_allclose(F[lab], pi[lab])
-    np.testing.assert_allclose(t, info["t"])
+    np.testing.assert_allclose(t, info.t)
 
 
 def test_bad_inputs_raise():
@@ -428,10 +428,10 @@ def test_scales_without_dense_matrices():
     lab = rng.choice(n, 300, replace=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        F, info = transductive_gp(S, y, lab, tol=1e-6, return_info=True)
-    s = info["q"].mean(0)
-    assert np.all((s >= info["r_minus"] - 1e-9) & (s <= info["r_plus"] + 1e-9))
-    assert info["elapsed"] < 20
+        F, info = gp_and_fit(S, y, lab, tol=1e-6)
+    s = info.q.mean(0)
+    assert np.all((s >= info.r_minus - 1e-9) & (s <= info.r_plus + 1e-9))
+    assert info.elapsed < 20
 
 
 # --------------------------------------------------------------------------- proportion matching
@@ -494,14 +494,14 @@ def test_newton_cg_count_does_not_move_with_the_last_bits(monkeypatch):
     r = np.random.default_rng([0, 6_000])
     y = sc.voronoi_labels(S, 4, r)
     lab = sc.stratified(y, 0.01, r)
-    count = transductive_gp(S, y, lab, return_info=True)[1]["cg_iterations"]
+    count = gp_and_fit(S, y, lab)[1].cg_iterations
     evaluate, noise = gp_module._Objective.evaluate, np.random.default_rng(3)
 
     def noisy(self, t, gamma0=None):
         return evaluate(self, t * (1 + 1e-13 * noise.standard_normal(t.shape)), gamma0)
 
     monkeypatch.setattr(gp_module._Objective, "evaluate", noisy)
-    assert transductive_gp(S, y, lab, return_info=True)[1]["cg_iterations"] == count
+    assert gp_and_fit(S, y, lab)[1].cg_iterations == count
 
 
 def _sbm(seed, n=600, K=3):
@@ -518,7 +518,7 @@ SBM_BOUNDS = (np.full(3, 0.3), np.full(3, 0.4))
 
 
 def _counts(info):
-    return info["iterations"], info["cg_iterations"]
+    return info.iterations, info.cg_iterations
 
 
 def test_newton_cg_counts_do_not_move_with_noise_in_t(monkeypatch):
@@ -526,8 +526,8 @@ def test_newton_cg_counts_do_not_move_with_noise_in_t(monkeypatch):
     from graphsel_lib.transductive import gp as gp_module
 
     S, y, lab = _sbm(1)
-    F, info = transductive_gp(S, y, lab, balance=SBM_BOUNDS, return_info=True)
-    assert info["converged"] and np.any(info["gamma"] != 0)
+    F, info = gp_and_fit(S, y, lab, balance=SBM_BOUNDS)
+    assert info.converged and np.any(info.gamma != 0)
     evaluate = gp_module._Objective.evaluate
     for seed in range(5):
         noise = np.random.default_rng(seed)
@@ -536,7 +536,7 @@ def test_newton_cg_counts_do_not_move_with_noise_in_t(monkeypatch):
             return evaluate(self, t * (1 + 1e-13 * noise.standard_normal(t.shape)), gamma0)
 
         monkeypatch.setattr(gp_module._Objective, "evaluate", noisy)
-        F2, info2 = transductive_gp(S, y, lab, balance=SBM_BOUNDS, return_info=True)
+        F2, info2 = gp_and_fit(S, y, lab, balance=SBM_BOUNDS)
         assert _counts(info2) == _counts(info), seed
         np.testing.assert_allclose(F2, F, atol=1e-8)
 
@@ -548,7 +548,7 @@ def test_newton_cg_counts_do_not_move_with_the_blas_thread_count():
     runs = []
     for threads in (1, 2):
         with threadpool_limits(limits=threads, user_api="blas"):
-            runs.append(transductive_gp(S, y, lab, balance=SBM_BOUNDS, return_info=True))
+            runs.append(gp_and_fit(S, y, lab, balance=SBM_BOUNDS))
     assert _counts(runs[0][1]) == _counts(runs[1][1])
     np.testing.assert_allclose(runs[0][0], runs[1][0], atol=1e-8)
 
@@ -622,8 +622,31 @@ def test_transductive_gp_kinv_matmul_gives_the_default_fit():
     A = (A + A.T) / 2
     lab = np.sort(rng.choice(n, 20, replace=False))
     for kw in ({}, {"balance": False}, {"eps": 0.02}):
-        a, ia = transductive_gp(A, y, lab, kind="kinv", sigma2=10.0, return_info=True, **kw)
-        b, ib = transductive_gp(A, y, lab, kind="kinv", sigma2=10.0, return_info=True,
+        a, ia = gp_and_fit(A, y, lab, kind="kinv", sigma2=10.0, **kw)
+        b, ib = gp_and_fit(A, y, lab, kind="kinv", sigma2=10.0,
                                 kinv_matmul=dense_kinv_matmul(A), **kw)  # fmt: skip
-        assert np.array_equal(a, b) and np.array_equal(ia["objective"], ib["objective"]), kw
-        assert (ia["iterations"], ia["cg_iterations"]) == (ib["iterations"], ib["cg_iterations"])
+        assert np.array_equal(a, b) and np.array_equal(ia.objective, ib.objective), kw
+        assert (ia.iterations, ia.cg_iterations) == (ib.iterations, ib.cg_iterations)
+
+
+def test_the_fit_is_the_scores_with_the_report_and_return_info_is_deprecated():
+    """transductive_gp returns transductive_gp_fit's scores bit for bit; return_info=True still answers, with a warning."""
+    A, y, lab = _problem(8, n=10, K=3, n_lab=4)
+    y[lab] = [0, 1, 2, 0]
+    rm, rp = np.array([0.15, 0.3, 0.3]), np.array([0.3, 0.45, 0.5])
+    fit = transductive_gp_fit(A, y, lab, balance=(rm, rp), **TIGHT)
+    assert isinstance(fit, GPFit)
+    F = transductive_gp(A, y, lab, balance=(rm, rp), **TIGHT)
+    assert np.array_equal(F, fit.scores)
+    np.testing.assert_array_equal(fit.lambda_plus - fit.lambda_minus, fit.gamma)
+    assert np.all(fit.lambda_plus >= 0) and np.all(fit.lambda_minus >= 0)
+    with pytest.warns(DeprecationWarning, match=r"call transductive_gp_fit") as record:
+        F_old, info = transductive_gp(A, y, lab, balance=(rm, rp), return_info=True, **TIGHT)
+    assert record[0].filename == __file__  # the warning points at the caller's line
+    assert np.array_equal(F_old, fit.scores)
+    for key in ("iterations", "cg_iterations", "converged", "r_minus", "r_plus", "eps"):
+        assert np.array_equal(info[key], getattr(fit, key)) or info[key] is getattr(fit, key), key
+    for key in ("objective", "grad_norm", "gamma", "t", "q", "unlabelled", "lambda_plus", "lambda_minus"):
+        np.testing.assert_array_equal(info[key], getattr(fit, key))
+    with pytest.warns(DeprecationWarning, match=r"the key 'unlabeled' is renamed 'unlabelled'"):
+        assert info["unlabeled"] is info["unlabelled"]  # the old key, for one release

@@ -130,8 +130,8 @@ def test_tiny_bandwidths_do_not_underflow():
 
 def test_loohl_fit_is_deterministic_and_decreases_the_objective():
     X, y, lab = _two_moons()
-    F, fit = T.loohl(X, y, lab, reg=1.0, return_info=True)
-    F2, fit2 = T.loohl(X, y, lab, reg=1.0, return_info=True)
+    fit, fit2 = T.loohl_fit(X, y, lab, reg=1.0), T.loohl_fit(X, y, lab, reg=1.0)
+    F, F2 = fit.scores, fit2.scores
     np.testing.assert_array_equal(fit.sigma, fit2.sigma)
     np.testing.assert_array_equal(F, F2)
     assert fit.method == "loohl" and fit.objective < fit.objective0
@@ -160,9 +160,10 @@ def _last_bits_fit(seed):
             1 + 1e-11 * noise.standard_normal(grad.size)
         )
 
-    fit = LH._fit("loohl", objective, X, y, lab, None, 0.0, 40, 1e-6)
+    search = LH._fit("loohl", objective, X, y, lab, None, 0.0, 40, 1e-6)
+    fit = LH.BandwidthFit(scores=LH.harmonic_rbf(X, y, lab, sigma=search["sigma"]), **search)
     unl = np.setdiff1d(np.arange(y.size), lab)
-    return fit, LH.harmonic_rbf(X, y, lab, sigma=fit.sigma)[unl].argmax(1)
+    return fit, fit.scores[unl].argmax(1)
 
 
 def test_loohl_search_does_not_move_with_the_last_bits():
@@ -183,7 +184,7 @@ def test_the_search_runs_on_one_blas_thread_whatever_the_callers_count():
     fits = []
     for threads in (1, 2):
         with threadpool_limits(limits=threads):
-            fits.append(T.minent(X, y, lab, return_info=True)[1])
+            fits.append(T.minent_fit(X, y, lab))
     np.testing.assert_array_equal(fits[0].sigma, fits[1].sigma)
     assert fits[0].n_evaluations == fits[1].n_evaluations
 
@@ -204,8 +205,8 @@ def test_loohl_search_stops_when_no_step_lowers_the_objective_by_a_relative_marg
 
 def test_shrink_keeps_the_bandwidths_near_the_start():
     X, y, lab = _two_moons()
-    _, free = T.loohl(X, y, lab, return_info=True)
-    _, held = T.loohl(X, y, lab, shrink=1e3, return_info=True)
+    free = T.loohl_fit(X, y, lab)
+    held = T.loohl_fit(X, y, lab, shrink=1e3)
     assert (
         np.abs(np.log(held.sigma / held.sigma0)).max() < 0.01 < np.abs(np.log(free.sigma / free.sigma0)).max()
     )
@@ -221,7 +222,8 @@ def test_mst_bandwidth_is_zhus_d0_over_3():
 
 def test_minent_decreases_entropy():
     X, y, lab = _two_moons(seed=1)
-    F, fit = T.minent(X, y, lab, return_info=True)
+    fit = T.minent_fit(X, y, lab)
+    F = fit.scores
     assert fit.method == "minent" and fit.objective < fit.objective0
     assert fit.objective == pytest.approx(LH.entropy_objective(X, y, lab, fit.sigma)[0])
     np.testing.assert_allclose(F, LH.harmonic_rbf(X, y, lab, sigma=fit.sigma), atol=1e-12)
@@ -285,12 +287,21 @@ def test_bad_inputs_of_the_fitters():
         T.loohl(X, [0, 1, 0, 1, 0], [0, 1], sigma0=[1.0, 0.0])
 
 
-def test_loohl_and_minent_return_scores_unless_asked_for_the_fit():
-    """One return convention across the transductive functions: ``F``, and ``(F, info)`` only on request."""
+def test_loohl_and_minent_return_scores_and_their_fits_return_the_bandwidths_too():
+    """One return convention: ``loohl``/``minent`` give ``F``; ``loohl_fit``/``minent_fit`` a ``BandwidthFit``
+    with the same ``F`` as ``scores``; ``return_info=True`` still answers for one release, with a warning."""
     X, y, lab = _two_moons()
     F = T.loohl(X, y, lab, reg=1.0, maxiter=5)
-    F2, fit = T.loohl(X, y, lab, reg=1.0, maxiter=5, return_info=True)
+    fit = T.loohl_fit(X, y, lab, reg=1.0, maxiter=5)
     assert isinstance(F, np.ndarray) and F.shape == (len(y), int(np.max(y)) + 1)
-    np.testing.assert_array_equal(F, F2)
+    np.testing.assert_array_equal(F, fit.scores)
     assert fit.method == "loohl"
+    with pytest.warns(DeprecationWarning, match=r"call loohl_fit") as record:
+        F2, fit2 = T.loohl(X, y, lab, reg=1.0, maxiter=5, return_info=True)
+    assert record[0].filename == __file__  # the warning points at the caller's line
+    np.testing.assert_array_equal(F2, F)
+    np.testing.assert_array_equal(fit2.sigma, fit.sigma)
+    with pytest.warns(DeprecationWarning, match=r"call minent_fit"):
+        F3, fit3 = T.minent(X, y, lab, maxiter=5, return_info=True)
+    np.testing.assert_array_equal(F3, T.minent_fit(X, y, lab, maxiter=5).scores)
     assert isinstance(T.minent(X, y, lab, maxiter=5), np.ndarray)

@@ -125,8 +125,8 @@ def harmonic_cmn_figure(xy, edges, y, labelled, F_plain, F_cmn, mean_acc, this_a
 def gp_newton_and_balance_figure(objective, grad_norm, per_draw, summary, *, tick_labels):
     """Notebook 12's Newton–CG convergence on Cora (left) and accuracy under the balance settings (right).
 
-    ``objective`` and ``grad_norm`` are the traces of ``transductive_gp(...,
-    return_info=True)``; the objective gap to the last iterate is zero at the
+    ``objective`` and ``grad_norm`` are the traces of a
+    :func:`~graphsel_lib.transductive.transductive_gp_fit`; the objective gap to the last iterate is zero at the
     last step by construction, so that point is not drawn. ``per_draw`` holds
     one row per draw and one column per setting (grey lines), ``summary`` the
     mean ``accuracy`` per setting (the thick line); ``tick_labels`` name the

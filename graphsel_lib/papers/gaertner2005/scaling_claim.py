@@ -12,11 +12,7 @@ import graphsel_lib as gs
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading
 from graphsel_lib.papers.common import Result, is_smoke, table_field
-from graphsel_lib.transductive import (
-    harmonic,
-    llgc,
-    transductive_gp,
-)
+from graphsel_lib.transductive import GPFit, harmonic, llgc, transductive_gp_fit
 
 from .published import PUBLISHED_EPINIONS
 from .texts import reading
@@ -57,7 +53,7 @@ def scaling_protocol(profile: str = "full") -> ScalingProtocol:
 SCALING_METHODS = {
     "LLGC": lambda S, y, lab: llgc(S, y, lab, mu=1.0),
     "harmonic + CMN": lambda S, y, lab: harmonic(S, y, lab, cmn=True),
-    "transductive GP": lambda S, y, lab: transductive_gp(S, y, lab, return_info=True),
+    "transductive GP": lambda S, y, lab: transductive_gp_fit(S, y, lab),
 }
 
 
@@ -85,12 +81,11 @@ def median_time(fn, *args, repeats=3):
         t = time.perf_counter()
         out = fn(*args)
         times.append(time.perf_counter() - t)
-    if isinstance(out, tuple):  # transductive_gp(..., return_info=True)
-        out, info = out
+    if isinstance(out, GPFit):  # transductive_gp_fit: the scores and the search's counts
         return (
             float(np.median(times)),
-            out,
-            {"newton steps": info["iterations"], "cg iterations": info["cg_iterations"]},
+            out.scores,
+            {"newton steps": out.iterations, "cg iterations": out.cg_iterations},
         )
     return float(np.median(times)), out, {}
 

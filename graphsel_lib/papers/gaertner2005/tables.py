@@ -27,6 +27,7 @@ from graphsel_lib.transductive import (
     llgc,
     match_class_proportions,
     transductive_gp,
+    transductive_gp_fit,
 )
 
 from .published import FOUR, HEADLINE, PUBLISHED_T2, _pub_t1
@@ -100,8 +101,8 @@ def _error(F, y, idx):
     return float(np.mean(F[idx].argmax(1) != y[idx]))
 
 
-def _binds(info):
-    return bool(np.any(np.abs(info["gamma"]) > 1e-10))
+def _binds(fit):
+    return bool(np.any(np.abs(fit.gamma) > 1e-10))
 
 
 def _folds(y, p: Protocol, seed, X=None):
@@ -141,7 +142,9 @@ def graph_kinvs(S, kernel_eps):
 def _tune(fit, configs, y, train, rs):
     """Best config by 3-fold CV inside ``train`` (held-out third unlabelled); a tie goes to the first."""
     inner = list(StratifiedKFold(3, shuffle=True, random_state=rs).split(train, y[train]))
-    scores = [np.mean([_error(fit(c, np.sort(train[a])), y, train[b]) for a, b in inner]) for c in configs]
+    scores = [
+        np.mean([_error(fit(c, np.sort(train[a])).scores, y, train[b]) for a, b in inner]) for c in configs
+    ]
     return configs[ex.pick_best(scores).index]
 
 
@@ -165,36 +168,37 @@ def _one_dataset(name, p: Protocol, seed, folds=None):
     rbf_products = {w: dense_kinv_matmul(D) for w, D in dense.items()}
 
     def fit_graph(c, lab, **kw):
-        return transductive_gp(Kinv_graph[c[1]], y, lab, kind="kinv", sigma2=c[0], n_classes=K, **kw)
+        return transductive_gp_fit(Kinv_graph[c[1]], y, lab, kind="kinv", sigma2=c[0], n_classes=K, **kw)
 
     def fit_rbf(c, lab, **kw):
-        return transductive_gp(Kinv_rbf[c[0]], y, lab, kind="kinv", sigma2=c[1], n_classes=K,
-                               kinv_matmul=rbf_products[c[0]], **kw)  # fmt: skip
+        return transductive_gp_fit(Kinv_rbf[c[0]], y, lab, kind="kinv", sigma2=c[1], n_classes=K,
+                                   kinv_matmul=rbf_products[c[0]], **kw)  # fmt: skip
 
     splits = _folds(y, p, seed)
     for f in folds:
         train, test = splits[f]
         cg = _tune(fit_graph, p.graph_configs, y, train, seed + f)
         knn_setting = f"sigma2={cg[0]:g}, eps={cg[1]:g}"
-        res = {T1M["knn"]: (fit_graph(cg, train, return_info=True), knn_setting),
-               p.tight_knn: (fit_graph(cg, train, eps=p.tight_eps, return_info=True), knn_setting)}  # fmt: skip
+        res = {T1M["knn"]: (fit_graph(cg, train), knn_setting),
+               p.tight_knn: (fit_graph(cg, train, eps=p.tight_eps), knn_setting)}  # fmt: skip
         if use_rbf:
             cr = _tune(fit_rbf, p.rbf_configs, y, train, seed + f)
             setting = f"w={cr[0]:g}, sigma2={cr[1]:g}"
-            res[T1M["rbf"]] = (fit_rbf(cr, train, return_info=True), setting)
-            res[T1M["ind"]] = (fit_rbf(cr, train, balance=False, return_info=True), setting)
-            res[p.tight] = (fit_rbf(cr, train, eps=p.tight_eps, return_info=True), setting)
+            res[T1M["rbf"]] = (fit_rbf(cr, train), setting)
+            res[T1M["ind"]] = (fit_rbf(cr, train, balance=False), setting)
+            res[p.tight] = (fit_rbf(cr, train, eps=p.tight_eps), setting)
         # how far the stratified test fold's class shares are from the training shares the interval centres on
         share_gap = float(np.max(np.abs(np.bincount(y[test], minlength=K) / test.size
                                         - np.bincount(y[train], minlength=K) / train.size)))  # fmt: skip
-        ind_pred = res[T1M["ind"]][0][0][test].argmax(1) if use_rbf else None
-        for method, ((F, info), setting) in res.items():
-            rows.append({"dataset": name, "fold": f, "method": method, "error": _error(F, y, test),
+        ind_pred = res[T1M["ind"]][0].scores[test].argmax(1) if use_rbf else None
+        for method, (fit, setting) in res.items():
+            rows.append({"dataset": name, "fold": f, "method": method, "error": _error(fit.scores, y, test),
                          "setting": setting})  # fmt: skip
             bind_rows.append({
-                "dataset": name, "fold": f, "method": method, "binds": _binds(info), "eps": info["eps"],
-                "converged": info["converged"], "newton": info["iterations"],
-                "changed vs inductive": (int(np.sum(F[test].argmax(1) != ind_pred)) if "RBF" in method else -1),
+                "dataset": name, "fold": f, "method": method, "binds": _binds(fit), "eps": fit.eps,
+                "converged": fit.converged, "newton": fit.iterations,
+                "changed vs inductive": (int(np.sum(fit.scores[test].argmax(1) != ind_pred))
+                                         if "RBF" in method else -1),
                 "test points": test.size, "share gap": share_gap,
             })  # fmt: skip
         for method, F in (("LLGC (mu=1)", llgc(S, y, train, mu=1.0, n_classes=K)),
@@ -368,50 +372,52 @@ def solver_checks(seed: int = 0, tight_eps: float = HEADLINE.binding_eps) -> pd.
     n, l, u = y.size, lab.size, y.size - lab.size
     checks = []
     for label, kw in ((f"tight eps={tight_eps:g}", {"eps": tight_eps}), ("tail-bound eps", {})):
-        F, info = transductive_gp(S, y, lab, n_classes=K, return_info=True, tol=1e-8, **kw)
-        frac = info["q"].mean(0)
-        rm, rp, gam = info["r_minus"], info["r_plus"], info["gamma"]
+        fit = transductive_gp_fit(S, y, lab, n_classes=K, tol=1e-8, **kw)
+        frac = fit.q.mean(0)
+        rm, rp, gam = fit.r_minus, fit.r_plus, fit.gamma
         viol = max(float(np.max(rm - frac)), float(np.max(frac - rp)), 0.0)
         slack = max([abs(frac[j] - rp[j]) for j in range(K) if gam[j] > 1e-10]
                     + [abs(frac[j] - rm[j]) for j in range(K) if gam[j] < -1e-10] + [0.0])  # fmt: skip
-        obj = info["objective"]
+        obj = fit.objective
         steps = np.diff(obj)
-        _, grad, _ = gp_objective(gp_kernel_inverse(S, 0.01), y, lab, info["t"], sigma2=100.0, balance=(rm, rp),
+        _, grad, _ = gp_objective(gp_kernel_inverse(S, 0.01), y, lab, fit.t, sigma2=100.0, balance=(rm, rp),
                                   n_classes=K)  # fmt: skip
         checks.append({
-            "problem": f"cornell colinks, {label}", "eps": info["eps"],
+            "problem": f"cornell colinks, {label}", "eps": fit.eps,
             "binding classes": int(np.sum(np.abs(gam) > 1e-10)), "max bound violation": viol,
-            "max KKT slack": slack, "max |row sum - 1|": float(np.max(np.abs(info["q"].sum(1) - 1))),
-            "Newton steps": info["iterations"], "max objective increase": float(max(steps.max(), 0.0)),
+            "max KKT slack": slack, "max |row sum - 1|": float(np.max(np.abs(fit.q.sum(1) - 1))),
+            "Newton steps": fit.iterations, "max objective increase": float(max(steps.max(), 0.0)),
             "objective first -> last": f"{obj[0]:.4f} -> {obj[-1]:.4f}",
             "max |grad| (recomputed)": float(np.max(np.abs(grad))),
         })  # fmt: skip
-        assert info["converged"], label
+        assert fit.converged, label
         assert viol <= 1e-8 and slack <= 1e-8, (label, viol, slack)
         assert np.all(steps <= 1e-12 * max(1.0, abs(obj[0]))), f"{label}: the objective increased"
         assert np.max(np.abs(grad)) <= 1e-7, f"{label}: gradient at the solution {np.max(np.abs(grad)):.2e}"
         if label.startswith("tight"):
             assert np.any(np.abs(gam) > 1e-10), "the tight interval was meant to bind"
         else:
-            assert np.isclose(info["eps"], np.sqrt(np.log(2 * K / 0.05) * n / (2 * l * u)))
-            assert np.isclose(info["eps"], balance_epsilon(l, u, K, 0.05))
+            assert np.isclose(fit.eps, np.sqrt(np.log(2 * K / 0.05) * n / (2 * l * u)))
+            assert np.isclose(fit.eps, balance_epsilon(l, u, K, 0.05))
     # inductive GP = conditional mean, and = transductive GP when the constraint does not bind
     gh = gs.load_dataset("uci-heart")
     train = _folds(gh.labels, p, seed, X=gh.features)[0][0]
     Ki = rbf_kinv(gh.features, 1.0)
-    Fi, ii = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, balance=False, output="t",
-                             return_info=True, tol=1e-10)  # fmt: skip
-    U, Lset = ii["unlabelled"], np.sort(train)
+    fit_i = transductive_gp_fit(
+        Ki, gh.labels, train, kind="kinv", sigma2=10.0, balance=False, output="t", tol=1e-10
+    )
+    Fi, U, Lset = fit_i.scores, fit_i.unlabelled, np.sort(train)
     t_cond = -np.linalg.solve(Ki[np.ix_(U, U)], Ki[np.ix_(U, Lset)] @ Fi[Lset])
-    Ft, it_ = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, return_info=True, tol=1e-10)
+    fit_t = transductive_gp_fit(Ki, gh.labels, train, kind="kinv", sigma2=10.0, tol=1e-10)
+    Ft = fit_t.scores
     Fq = transductive_gp(Ki, gh.labels, train, kind="kinv", sigma2=10.0, balance=False, tol=1e-10)
     checks.append({"problem": "heart RBF: |t_U - conditional mean|",
                    "max |grad| (recomputed)": float(np.max(np.abs(Fi[U] - t_cond)))})  # fmt: skip
-    checks.append({"problem": "heart RBF: |q transd. - q ind.| (not binding)", "eps": it_["eps"],
-                   "binding classes": int(np.sum(np.abs(it_["gamma"]) > 1e-10)),
+    checks.append({"problem": "heart RBF: |q transd. - q ind.| (not binding)", "eps": fit_t.eps,
+                   "binding classes": int(np.sum(np.abs(fit_t.gamma) > 1e-10)),
                    "max |grad| (recomputed)": float(np.max(np.abs(Ft - Fq)))})  # fmt: skip
     assert np.max(np.abs(Fi[U] - t_cond)) < 1e-6
-    assert not _binds(it_) and np.max(np.abs(Ft - Fq)) < 1e-8
+    assert not _binds(fit_t) and np.max(np.abs(Ft - Fq)) < 1e-8
     # proportion matching assigns the rounded labelled-fold class counts
     Fm = transductive_gp(S, y, lab, n_classes=K)
     prop = np.bincount(y[lab], minlength=K) / l

@@ -2,8 +2,8 @@
 
 Chapter 12 (§5b) compares it with the reduced objective that
 :func:`graphsel_lib.transductive.transductive_gp` minimises: :func:`variational_bound` is ``J``,
-:func:`gp_t_step` its ``t``-step and :func:`naive_em` the alternation. Exported by
-:mod:`graphsel_lib.transductive`.
+:func:`gp_t_step` its ``t``-step and :func:`naive_em` the alternation. Chapter content, not a
+method: exported by :mod:`graphsel_lib.course`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._validation import renamed_parameter
-from .gp import gp_objective
+from ..transductive import gp_objective
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

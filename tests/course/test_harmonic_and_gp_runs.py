@@ -57,7 +57,7 @@ def test_reach_probability_is_the_absorption_probability_of_the_walk():
     lab = np.array([0, 1, 10, 11])
     sigma = np.array([1.5, 2.0, 1.0])
     eps = 0.05
-    unl, r = T.reach_probability(X, lab, sigma, eps=eps)
+    unl, r = C.reach_probability(X, lab, sigma, eps=eps)
     P = T.smoothed_transition(X, sigma, eps=0.0)
     Q = (1 - eps) * P[np.ix_(unl, unl)]
     step = (1 - eps) * P[np.ix_(unl, lab)].sum(1)
@@ -68,7 +68,7 @@ def test_reach_probability_is_the_absorption_probability_of_the_walk():
     assert np.array_equal(unl, np.setdiff1d(np.arange(len(y)), lab))
     np.testing.assert_allclose(r, acc, atol=1e-10)
     assert np.all((r > 0) & (r <= 1))
-    _, r0 = T.reach_probability(X, lab, sigma, eps=0.0)  # no jumps: every node is reached
+    _, r0 = C.reach_probability(X, lab, sigma, eps=0.0)  # no jumps: every node is reached
     np.testing.assert_allclose(r0, 1.0, atol=1e-10)
 
 
@@ -153,13 +153,13 @@ def test_variational_bound_at_softmax_and_at_one_hot():
     unl = np.setdiff1d(np.arange(24), lab)
     t = np.random.default_rng(0).normal(0, 2, (24, 3))
     phi = T.gp_objective(Kinv, y, lab, t, sigma2=3.0)[0]
-    assert T.variational_bound(Kinv, y, lab, t, softmax(t[unl], axis=1), sigma2=3.0) == pytest.approx(
+    assert C.variational_bound(Kinv, y, lab, t, softmax(t[unl], axis=1), sigma2=3.0) == pytest.approx(
         phi, rel=1e-12
     )
     y_hard = y.copy()
     y_hard[unl] = t[unl].argmax(1)
     full = T.gp_objective(Kinv, y_hard, np.arange(24), t, sigma2=3.0)[0]
-    assert T.variational_bound(Kinv, y, lab, t, np.eye(3)[y_hard[unl]], sigma2=3.0) == pytest.approx(
+    assert C.variational_bound(Kinv, y, lab, t, np.eye(3)[y_hard[unl]], sigma2=3.0) == pytest.approx(
         full, rel=1e-12
     )
 
@@ -169,13 +169,13 @@ def test_t_step_and_naive_em():
     Kinv = T.gp_kernel_inverse(S, 0.1)
     lab = np.array([0, 4, 8, 13, 17, 21])
     targets = softmax(np.random.default_rng(1).normal(0, 1, (24, 3)), axis=1)
-    t, _ = T.gp_t_step(Kinv, targets, np.zeros((24, 3)), sigma2=5.0)
+    t, _ = C.gp_t_step(Kinv, targets, np.zeros((24, 3)), sigma2=5.0)
     assert np.abs(softmax(t, axis=1) - targets + (Kinv @ t) / 5.0).max() < 1e-6
-    t_s, q_s, phi0, n_s = T.naive_em(Kinv, y, lab, np.zeros((24, 3)), hard=False, rounds=8, sigma2=5.0)
+    t_s, q_s, phi0, n_s = C.naive_em(Kinv, y, lab, np.zeros((24, 3)), hard=False, rounds=8, sigma2=5.0)
     assert n_s == 8 and len(phi0) == 8 and np.all(np.diff(phi0) <= 1e-9 * abs(phi0[0]))
     assert np.allclose(q_s.sum(1), 1)
     t_gp = T.transductive_gp(S, y, lab, balance=False, output="t", sigma2=5.0, kernel_eps=0.1, tol=1e-9)
-    _, q_h, _, n_h = T.naive_em(Kinv, y, lab, t_gp, hard=True, rounds=30, sigma2=5.0)
+    _, q_h, _, n_h = C.naive_em(Kinv, y, lab, t_gp, hard=True, rounds=30, sigma2=5.0)
     assert n_h < 30 and set(np.unique(q_h)) <= {0.0, 1.0}
 
 
