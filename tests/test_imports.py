@@ -42,7 +42,7 @@ LAYERS = {
     # the theorem evaluators, by paper: they run the learners and evaluate the bounds on the runs
     "theory": ("theory",),
     # the experiment protocols over the learners: orders, tuning, evaluation, cross-validation
-    "experiments": ("experiments", "_results_files", "partial_labels"),
+    "experiments": ("experiments", "partial_labels"),
     # the chapters' content: runners, tables, figures, the atlas, checks, quizzes, exercises
     "course": ("course",),
     # the tooling that runs and renders: runner, book, provenance, tables, scorecard, the labelling

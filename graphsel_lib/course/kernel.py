@@ -205,12 +205,8 @@ def eckart_young_errors(emb, K, ranks, *, n_competitors, rng, noise=0.5):
 
     Parameters
     ----------
-    emb : SpectralEmbedding
-        All ``n − 1`` non-zero pairs (``spectral_embedding(S, n - 1)``).
-    K : ndarray of shape (n, n)
-        The exact kernel ``L^+`` (``laplacian_pinv``).
-    ranks : iterable of int
-        Ranks ``1 ≤ d < n − 1``.
+    emb, K, ranks
+        As in :func:`low_rank_kernel_errors`.
     n_competitors : int ≥ 1
     rng : numpy.random.Generator or int
         A generator (its stream continues) or a seed.

@@ -41,8 +41,8 @@ def largest_connected_component(S: Adjacency) -> np.ndarray:
 
     Parameters
     ----------
-    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
-        Symmetric weights.
+    S
+        As in :func:`n_components`.
 
     Returns
     -------

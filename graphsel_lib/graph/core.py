@@ -488,6 +488,7 @@ class Graph:
         Returns
         -------
         Graph
+            Its nodes in the order of ``G.nodes``, their names in ``node_ids``.
 
         Raises
         ------

@@ -51,12 +51,13 @@ def normalized_laplacian(S: Adjacency) -> sp.csr_matrix:
 
     Parameters
     ----------
-    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
-        Symmetric non-negative weights.
+    S
+        As in :func:`laplacian`, with no isolated node.
 
     Returns
     -------
     scipy.sparse.csr_matrix of shape (n_nodes, n_nodes)
+        Symmetric, with a unit diagonal.
 
     Raises
     ------
@@ -132,6 +133,7 @@ def cut_size(S: Adjacency, f: ArrayLike) -> float:
     Returns
     -------
     float
+        ``Φ(f)``, a sum of edge weights.
 
     Raises
     ------
@@ -204,8 +206,8 @@ def fiedler_vector(S: Adjacency) -> np.ndarray:
 
     Parameters
     ----------
-    S : array-like or sparse matrix of shape (n_nodes, n_nodes)
-        Symmetric non-negative weights.
+    S
+        As in :func:`laplacian`.
 
     Returns
     -------
@@ -214,7 +216,7 @@ def fiedler_vector(S: Adjacency) -> np.ndarray:
     Raises
     ------
     ValueError, TypeError
-        ``S`` is not a valid weight matrix (see :func:`check_adjacency`).
+        As in :func:`laplacian`.
 
     Examples
     --------

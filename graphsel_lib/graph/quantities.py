@@ -77,6 +77,7 @@ def kernel_diagonal(S: Adjacency) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n_nodes,)
+        ``K_tt`` for every node ``t``.
 
     Raises
     ------

@@ -148,9 +148,8 @@ class RandomQueries(_QueryRule):
     Examples
     --------
     >>> import numpy as np
-    >>> from graphsel_lib.online import run
-    >>> from graphsel_lib.online import CMOG, RandomQueries
-    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])  # (d, n): a column a node
+    >>> from graphsel_lib.online import CMOG, RandomQueries, run
+    >>> M = np.array([[1.0, 0.9, -1.0, -0.8, 0.7, -0.9], [0.1, -0.1, 0.2, 0.0, 0.3, -0.2]])
     >>> trace = run(RandomQueries(CMOG(), p=0.5, seed=0), M, [0, 0, 1, 1, 0, 1], order=range(6))
     >>> trace.queried.tolist()
     [False, True, True, True, False, False]

@@ -180,7 +180,7 @@ def edge_in_tree_probability(S):
     Parameters
     ----------
     S : array-like or sparse matrix of shape (n_nodes, n_nodes)
-        Symmetric non-negative weights of a connected graph.
+        Symmetric non-negative weights ``w_e`` of a connected graph.
 
     Returns
     -------
@@ -265,6 +265,7 @@ def expected_tree_cut(S, labels, *, weighted=False):
     Returns
     -------
     float
+        ``E[Φ⁰_T]``, or ``E[Φ_T]`` with ``weighted=True``.
 
     Raises
     ------

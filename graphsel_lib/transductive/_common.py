@@ -78,6 +78,7 @@ def predict(F: ArrayLike, *, rtol: float = SCORE_TIE_RTOL) -> np.ndarray:
     Returns
     -------
     ndarray of int of shape (n,)
+        The class of each row, in ``0..K-1``.
 
     Raises
     ------

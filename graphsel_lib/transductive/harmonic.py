@@ -306,10 +306,8 @@ def harmonic(
         columns), Jacobi- or AMG-preconditioned conjugate gradient. ``"auto"``:
         LU up to 5,000 unlabelled nodes; above, Jacobi-CG, switching to AMG-CG
         if it has not converged in 300 iterations.
-    tol : float, default 1e-10
-        Relative residual at which CG stops (iterative solvers only).
-    maxiter : int, optional
-        CG iteration cap per column (iterative solvers only).
+    tol, maxiter
+        As in :func:`~graphsel_lib.transductive.llgc`.
 
     Returns
     -------
@@ -327,7 +325,7 @@ def harmonic(
         not a valid weight matrix, ``class_prior`` is malformed, or ``solver``
         is unknown.
     TypeError
-        If ``labelled`` is neither integer nor boolean, or ``S`` is not numeric.
+        As in :func:`~graphsel_lib.transductive.llgc`.
 
     Warns
     -----

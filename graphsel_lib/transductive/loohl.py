@@ -513,18 +513,10 @@ def entropy_objective(
 
     Parameters
     ----------
-    X : array-like of shape (n_nodes, n_features)
-        Node features.
-    y : array-like of int of shape (n_nodes,)
-        Labels ``0..K-1``; only ``y[labelled]`` is used; every class needs a labelled node.
-    labelled : array-like of int of shape (l,) or of bool of shape (n_nodes,)
-        The labelled nodes; at least one node is not.
-    sigma : float or array-like of shape (n_features,)
-        Bandwidths ``sigma_d > 0``.
+    X, y, labelled, sigma, n_classes
+        As in :func:`loo_objective` (one labelled node per class is enough here).
     eps : float in (0, 1), default 1e-4
         Smoothing of the transition matrix; positive, so that every ``F_ik > 0``.
-    n_classes : int, optional
-        ``K``; default ``max(y) + 1``.
 
     Returns
     -------

@@ -10,6 +10,8 @@ import pytest
 
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
+from graphsel_lib.experiments import cache_key
+from graphsel_lib.experiments import evaluation as ev
 from graphsel_lib.online import GPA, OLLGC, SSLGC, OneVsRest, RandomSampling
 
 
@@ -79,7 +81,7 @@ def test_compiled_passes_run_in_threads_and_equal_sequential(karate, monkeypatch
     seq = ex.evaluate(make, M, y, orders, n_jobs=1, cache=False)
     before = _blas_threads()
     names = []
-    real_pass = ex._one_pass
+    real_pass = ev._one_pass
 
     def spy(*args, **kwargs):
         names.append(threading.current_thread().name)
@@ -88,8 +90,8 @@ def test_compiled_passes_run_in_threads_and_equal_sequential(karate, monkeypatch
     def no_processes(*args, **kwargs):
         raise AssertionError("worker processes started for a pass that releases the GIL")
 
-    monkeypatch.setattr(ex, "_one_pass", spy)
-    monkeypatch.setattr(ex, "_parallel", no_processes)
+    monkeypatch.setattr(ev, "_one_pass", spy)
+    monkeypatch.setattr(ev, "_parallel", no_processes)
     thr = ex.evaluate(make, M, y, orders, n_jobs=2, cache=False)
     pd.testing.assert_frame_equal(seq.drop(columns="time"), thr.drop(columns="time"))
     assert len(names) == 5 and "MainThread" not in names
@@ -100,9 +102,9 @@ def test_python_passes_and_explicit_backends_still_use_joblib(karate, monkeypatc
     M, y = karate
     orders = ex.random_orders(len(y), 3, seed=8)
     used = []
-    real = ex._parallel
+    real = ev._parallel
     monkeypatch.setattr(
-        ex, "_parallel", lambda jobs, n, backend, **k: used.append(backend) or real(jobs, n, backend, **k)
+        ev, "_parallel", lambda jobs, n, backend, **k: used.append(backend) or real(jobs, n, backend, **k)
     )
     ex.evaluate(partial(OneVsRest, GPA, compiled=False), M, y, orders, n_jobs=2, cache=False)
     ex.evaluate(partial(OneVsRest, GPA), M, y, orders, n_jobs=2, backend="loky", cache=False)
@@ -128,10 +130,10 @@ def test_local_workers_run_one_blas_thread_whatever_the_parent_says(monkeypatch)
     jobs = [delayed(_blas_threads)() for _ in range(2)]
     with parallel_config(backend="loky"):  # what the workers would get without the limit: the test can fail
         assert Parallel(n_jobs=2)(jobs) == [[2], [2]]
-    assert ex._parallel(jobs, 2, None) == [[1], [1]]
-    assert ex._parallel(jobs, 2, "loky") == [[1], [1]]
+    assert ev._parallel(jobs, 2, None) == [[1], [1]]
+    assert ev._parallel(jobs, 2, "loky") == [[1], [1]]
     with parallel_config(backend="threading"):  # a joblib context around evaluate is still honoured
-        names = ex._parallel([delayed(lambda: threading.current_thread().name)() for _ in range(2)], 2, None)
+        names = ev._parallel([delayed(lambda: threading.current_thread().name)() for _ in range(2)], 2, None)
         assert all(name != "MainThread" for name in names)
 
 
@@ -285,7 +287,7 @@ def test_same_learner_twice_hits_the_cache(karate, tmp_path, monkeypatch):
     def no_recompute(*args, **kwargs):
         raise AssertionError("recomputed a cached configuration")
 
-    monkeypatch.setattr(ex, "_one_pass", no_recompute)
+    monkeypatch.setattr(ev, "_one_pass", no_recompute)
     again = ex.evaluate(
         lambda: OneVsRest(lambda: OLLGC(mu=0.5)), *karate, orders, n_jobs=1, cache_dir=tmp_path
     )
@@ -309,9 +311,9 @@ def test_unwritable_cache_warns_and_returns_the_result(karate, tmp_path, monkeyp
     def read_only(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    from graphsel_lib import _results_files  # the files of the results cache
+    from graphsel_lib.experiments import results_files  # the files of the results cache
 
-    monkeypatch.setattr(_results_files, "atomic_write", read_only)
+    monkeypatch.setattr(results_files, "atomic_write", read_only)
     with pytest.warns(RuntimeWarning, match="not cached"):
         denied = ex.evaluate(make, *karate, orders, n_jobs=1, cache_dir=tmp_path / "ro")
     pd.testing.assert_frame_equal(truth.drop(columns="time"), denied.drop(columns="time"))
@@ -515,8 +517,10 @@ def test_cache_key_follows_the_code_a_learner_runs(tmp_path):
     from graphsel_lib.online import MSG, learner_description
 
     root = tmp_path / "graphsel_lib"
-    shutil.copytree(ex.LIBRARY_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    modules = ex._modules_of(learner_description(MSG(gamma=1.0, h=0.1))) | {"graphsel_lib.online.protocol"}
+    shutil.copytree(cache_key.LIBRARY_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    modules = cache_key._modules_of(learner_description(MSG(gamma=1.0, h=0.1))) | {
+        "graphsel_lib.online.protocol"
+    }
     base = ex.library_code_hash(modules, root=root)
     assert base == ex.library_code_hash(modules)  # the copy is the library
     cmog = root / "online" / "cmog_msg.py"
@@ -735,7 +739,7 @@ def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monke
     pd.testing.assert_frame_equal(plain, df)
 
     # a second call reads both from the cache: no pass runs
-    monkeypatch.setattr(ex, "_one_pass", lambda *a, **k: pytest.fail("a pass ran despite the cache"))
+    monkeypatch.setattr(ev, "_one_pass", lambda *a, **k: pytest.fail("a pass ran despite the cache"))
     again, cached = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
     pd.testing.assert_frame_equal(again, df)
     assert all(np.array_equal(cached[k], arrays[k]) and cached[k].dtype == arrays[k].dtype for k in arrays)
@@ -747,13 +751,13 @@ def test_sweep_keeps_curves_and_rows_cached_without_them_run_once_for_them(karat
     make = partial(OneVsRest, GPA)
     ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)  # rows only
     calls = []
-    real_pass = ex._one_pass
+    real_pass = ev._one_pass
 
     def counted(*args, **kwargs):
         calls.append(kwargs.get("curves"))
         return real_pass(*args, **kwargs)
 
-    monkeypatch.setattr(ex, "_one_pass", counted)
+    monkeypatch.setattr(ev, "_one_pass", counted)
     df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
     assert calls == [True, True]  # the rows had no curves: the passes ran again, once
     ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
@@ -793,14 +797,14 @@ def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(kara
     make, order = (lambda mu: OneVsRest(partial(OLLGC, mu=mu))), ex.tuning_order(len(y), 0)
     first, fresh = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=1)
     sent = []
-    real_parallel = ex._parallel
+    real_parallel = ev._parallel
 
     def spy(jobs, *args, **kwargs):
         jobs = list(jobs)
         sent.append(len(jobs))
         return real_parallel(jobs, *args, **kwargs)
 
-    monkeypatch.setattr(ex, "_parallel", spy)
+    monkeypatch.setattr(ev, "_parallel", spy)
     best, table = ex.tune(make, {"mu": [0.1, 1.0]}, M, y, order, n_jobs=2)
     assert sent == [] and best == first
     pd.testing.assert_frame_equal(table, fresh)
@@ -808,4 +812,4 @@ def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(kara
     assert sent == [2]  # mu = 0.01 and 10 only
     same = [c for c in fresh.columns if c not in ("chosen", "margin")]
     pd.testing.assert_frame_equal(table.iloc[[1, 2]][same].reset_index(drop=True), fresh[same])
-    assert not ex._LOOKUP_ONLY.get()  # the look-up mode ends with the look-up
+    assert not ev._LOOKUP_ONLY.get()  # the look-up mode ends with the look-up

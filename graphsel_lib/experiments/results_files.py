@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from ._atomic import atomic_path, atomic_write
+from .._atomic import atomic_path, atomic_write
 
 CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
