@@ -118,23 +118,27 @@ def _parse_cora(files):
     )
 
 
+def _planetoid_dataset(S, labels, class_names, *, features=None, **notes):
+    """The parsed data set of a Planetoid graph: every node (``-1`` unlabelled), self-loops counted, ``notes``."""
+    out = dict(S=S, labels=labels, class_names=class_names, node_ids=np.arange(S.shape[0]))
+    if features is not None:
+        out["features"] = features
+    out["info"] = {"self_loops_dropped": _count_self_loops(S), **notes}
+    return out
+
+
 def _parse_pubmed(files):
-    S, labels, _, n = _planetoid(files, "pubmed", with_features=False)
-    loops = _count_self_loops(S)
-    return dict(
-        S=S,
-        labels=labels,
-        class_names=["0", "1", "2"],
-        node_ids=np.arange(n),
-        info={
-            "self_loops_dropped": loops,
-            "class_names_note": (
-                "Planetoid one-hot index order; the LINQS classes are 'Diabetes Mellitus, Experimental', "
-                "'Diabetes Mellitus Type 1' and 'Diabetes Mellitus Type 2', but which index is which could "
-                "not be checked (Pubmed-Diabetes.NODE.paper.tab is unavailable)."
-            ),
-            "features_note": "no features: Planetoid ind.pubmed.allx is unavailable",
-        },
+    S, labels, _, _ = _planetoid(files, "pubmed", with_features=False)
+    return _planetoid_dataset(
+        S,
+        labels,
+        ["0", "1", "2"],
+        class_names_note=(
+            "Planetoid one-hot index order; the LINQS classes are 'Diabetes Mellitus, Experimental', "
+            "'Diabetes Mellitus Type 1' and 'Diabetes Mellitus Type 2', but which index is which could "
+            "not be checked (Pubmed-Diabetes.NODE.paper.tab is unavailable)."
+        ),
+        features_note="no features: Planetoid ind.pubmed.allx is unavailable",
     )
 
 
@@ -144,20 +148,15 @@ _CITESEER_CLASSES = ["AI", "ML", "IR", "DB", "Agents", "HCI"]
 
 
 def _parse_citeseer(files):
-    S, labels, X, n = _planetoid(files, "citeseer", with_features=True)
-    loops = _count_self_loops(S)
-    return dict(
-        S=S,
-        labels=labels,
-        class_names=_CITESEER_CLASSES,
+    S, labels, X, _ = _planetoid(files, "citeseer", with_features=True)
+    return _planetoid_dataset(
+        S,
+        labels,
+        _CITESEER_CLASSES,
         features=X,
-        node_ids=np.arange(n),
-        info={
-            "self_loops_dropped": loops,
-            "unlabelled_nodes_dropped": int(np.sum(labels < 0)),
-            "lcc_with_unlabelled_nodes": "2120 nodes / 3679 edges (10 of them unlabelled), see notes",
-            "class_names_note": "index -> LINQS class inferred from class sizes (249/590/668/701/596/508)",
-        },
+        unlabelled_nodes_dropped=int(np.sum(labels < 0)),
+        lcc_with_unlabelled_nodes="2120 nodes / 3679 edges (10 of them unlabelled), see notes",
+        class_names_note="index -> LINQS class inferred from class sizes (249/590/668/701/596/508)",
     )
 
 
