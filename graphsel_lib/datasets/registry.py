@@ -37,6 +37,11 @@ class Expected:
     """Size of the graph after preprocessing (LCC), asserted by the loader.
 
     ``None`` fields are not checked (e.g. the edge count of a random graph).
+
+    Parameters
+    ----------
+    n_nodes, n_edges, n_classes : int or None
+        Nodes, undirected edges and classes of the loaded graph.
     """
 
     n_nodes: int | None
@@ -51,6 +56,26 @@ class DatasetSpec:
     ``params`` holds the keyword arguments the loader accepts and their
     defaults (k of a k-NN graph, seed of a generator, ...). ``expected`` is
     checked only when the parameters are the defaults.
+
+    Parameters
+    ----------
+    name, description : str
+        The name :func:`~graphsel_lib.load_dataset` takes, and one line on what the graph is.
+    files : tuple of str
+        Keys of :data:`RAW_FILES` (paths relative to the data folder) the parser reads.
+    parser : callable
+        ``parser(files, **params)`` with ``files`` mapping each key to its verified local path;
+        returns the graph's arrays and an ``info`` dict.
+    licence, citation, original_url : str
+        Where the data come from and under which terms.
+    expected : Expected or None
+        The size the loader asserts (with the default ``params`` only).
+    params : dict, default {}
+        The loader's keyword arguments and their defaults.
+    notes : str, default ""
+        What a user should know about the data (preprocessing, caveats).
+    redistributable : bool, default True
+        Whether the licence lets the raw files be redistributed (recorded in the graph's provenance).
     """
 
     name: str

@@ -336,5 +336,29 @@ def _global_names(code) -> set[str]:
 
 
 def learner_description(value: Any) -> Any:
-    """Canonical, JSON-ready description of ``value`` (a learner, a factory, an array, ...) for cache keys."""
+    """Canonical, JSON-ready description of ``value`` (a learner, a factory, an array, ...) for cache keys.
+
+    Parameters
+    ----------
+    value : object
+        A learner (its class along the MRO and its ``get_params``, nested learners recursively), a
+        class, ``functools.partial`` or function (code written outside the library by its code), an
+        array (by digest), or a plain value.
+
+    Returns
+    -------
+    list
+        Nested lists of strings: equal descriptions for equal configurations, whatever the order of
+        a ``dict``'s or a ``set``'s entries.
+
+    Examples
+    --------
+    >>> from graphsel_lib.online import OLLGC
+    >>> learner_description(1.5)
+    ['float', '1.5']
+    >>> learner_description(OLLGC(mu=0.5))[2]
+    {'mu': ['float', '0.5']}
+    >>> learner_description(OLLGC(mu=0.5)) == learner_description(OLLGC(mu=1.0))
+    False
+    """
     return _Describer()(value)

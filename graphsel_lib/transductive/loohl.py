@@ -520,9 +520,8 @@ def entropy_objective(
 
     Returns
     -------
-    value : float
-    grad : ndarray of shape (n_features,)
-        ``dH / d log sigma_d``.
+    value, grad
+        ``H`` and ``dH / d log sigma_d``, shaped as in :func:`loo_objective`.
 
     Raises
     ------
