@@ -11,12 +11,7 @@ import pandas as pd
 import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.online import BBQ, CMOG, DGS, GPA, MSG, BBQEps, OneVsRest, run
-from graphsel_lib.papers.common import (
-    N_JOBS,
-    STAND_IN,
-    ProfileProtocol,
-    is_smoke,
-)
+from graphsel_lib.papers.common import N_JOBS, STAND_IN, ProfileProtocol, is_smoke
 
 from .paper_numbers import BIAS_B, HEADLINE
 

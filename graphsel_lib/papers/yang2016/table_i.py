@@ -13,24 +13,9 @@ import graphsel_lib as gs
 from graphsel_lib import experiments as ex
 from graphsel_lib.collection import plotting
 from graphsel_lib.course.prose import Reading, Span
-from graphsel_lib.papers.common import (
-    N_JOBS,
-    STAND_IN,
-    Result,
-    bias_variants,
-    table_field,
-)
+from graphsel_lib.papers.common import N_JOBS, STAND_IN, Result, bias_variants, table_field
 
-from .paper_numbers import (
-    BIAS_B,
-    LABEL,
-    PAPER_NAME,
-    PUBLISHED,
-    RULE_METHODS,
-    SHOWN,
-    TOL,
-    TOL_OTHER,
-)
+from .paper_numbers import BIAS_B, LABEL, PAPER_NAME, PUBLISHED, RULE_METHODS, SHOWN, TOL, TOL_OTHER
 from .protocols import Protocol, _print, _setting, methods, paper_method, protocol, tuned_key, tuned_learner
 from .table_i_checks import (
     _cmog_dgs,
