@@ -5,7 +5,8 @@ Typed so far: ``graph``, ``spectral`` (and the solvers of ``eigensolvers``), ``d
 ``Session`` and its file format, ``push``, ``scores``, ``ranking`` and the parameters of a learner (``_params``:
 ``get_params``, ``learner_description``); ``course.gp_em``, which chapter 12 took out of ``transductive`` typed
 (not yet the compiled loops, whose arguments
-numba types, nor the naive twins of ``reference``).
+numba types, nor the naive twins of ``reference``); ``experiments`` (the orders, ``evaluate``, ``sweep``, the
+tuning, the comparison, the cache key and the results files).
 """
 
 import importlib.util
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from graphsel_lib import active, datasets, eigensolvers, graph, spectral, transductive
+from graphsel_lib import active, datasets, eigensolvers, experiments, graph, spectral, transductive
 from graphsel_lib.course import gp_em
 from graphsel_lib.online import (
     _params,
@@ -62,6 +63,7 @@ TYPED = (
     _params,
     transductive,
     gp_em,
+    experiments,
 )
 #: Public functions typed ahead of their modules (mypy checks their modules' files).
 TYPED_FUNCTIONS = (eigensolvers.complement_probe,)

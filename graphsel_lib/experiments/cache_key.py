@@ -13,8 +13,13 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..online import learner_description
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable
 
 __all__ = ["LIBRARY_ROOT", "learner_key", "library_code_hash"]
 
@@ -65,7 +70,7 @@ def _without_docstrings(tree):
     return tree
 
 
-def library_code_hash(modules, *, root=LIBRARY_ROOT) -> str:
+def library_code_hash(modules: Iterable[str], *, root: str | os.PathLike[str] = LIBRARY_ROOT) -> str:
     """SHA-256 of the code the results of a learner depend on: its modules and every library module they import.
 
     The modules (e.g. those :func:`learner_description` names, and
@@ -131,7 +136,7 @@ def _modules_of(description) -> set:
     return set(re.findall(r'"(graphsel_lib(?:\.[A-Za-z0-9_]+)+)"', text))
 
 
-def learner_key(learner) -> str:
+def learner_key(learner: object) -> str:
     """SHA-256 naming what ``learner`` computes, for the results cache.
 
     It covers the learner's class (module and qualified name along its MRO),

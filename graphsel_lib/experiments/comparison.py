@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from .evaluation import METRICS
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable
+
 __all__ = ["summarize", "paired_ttest", "mean_std"]
 
 
-def summarize(df, metrics=None, by="method") -> pd.DataFrame:
+def summarize(
+    df: pd.DataFrame, metrics: Iterable[str] | None = None, by: str | list[str] = "method"
+) -> pd.DataFrame:
     """Mean and standard deviation (ddof=1) of each metric per method, in first-seen order.
 
     Parameters
@@ -48,7 +55,15 @@ def summarize(df, metrics=None, by="method") -> pd.DataFrame:
     return out[[f"{m}_{s}" for m in metrics for s in ("mean", "std")]].reset_index()
 
 
-def paired_ttest(df, a, b, metric="error_rate", *, alpha=0.05, by="method"):
+def paired_ttest(
+    df: pd.DataFrame,
+    a: Hashable,
+    b: Hashable,
+    metric: str = "error_rate",
+    *,
+    alpha: float = 0.05,
+    by: str = "method",
+) -> dict[str, Any]:
     """Paired t-test of ``metric`` between methods ``a`` and ``b`` over the same orders.
 
     Returns a dict with the mean difference (a − b), t, p and whether the
@@ -139,7 +154,7 @@ def paired_ttest(df, a, b, metric="error_rate", *, alpha=0.05, by="method"):
     }
 
 
-def mean_std(mean, std, digits=4) -> str:
+def mean_std(mean: float, std: float, digits: int = 4) -> str:
     """``"0.1838 ± 0.0021"``.
 
     A mean and its standard deviation as text, both in fixed point.

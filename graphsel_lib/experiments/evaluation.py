@@ -12,6 +12,7 @@ import contextvars
 import json
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -28,6 +29,12 @@ from .results_files import read_curves as _read_curves
 from .results_files import rows_checksum as _rows_checksum
 from .results_files import write_curves as _write_curves
 from .results_files import write_rows as _write_rows
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+
+    from numpy.typing import ArrayLike
 
 __all__ = ["evaluate", "METRICS", "CURVES"]
 
@@ -57,22 +64,22 @@ _LOOKUP_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("lookup_only
 
 
 def evaluate(
-    make_learner,
-    M,
-    y,
-    orders,
+    make_learner: Callable[..., Any],
+    M: ArrayLike,
+    y: ArrayLike,
+    orders: ArrayLike,
     *,
-    seed=0,
-    method=None,
-    n_classes=None,
-    n_jobs=None,
-    backend=None,
-    cache=True,
-    cache_dir=None,
-    progress=False,
-    curves=False,
-    keep_curves=False,
-):
+    seed: int | None = 0,
+    method: str | None = None,
+    n_classes: int | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+    curves: bool = False,
+    keep_curves: bool = False,
+) -> Any:  # the frame; with curves=True (frame, arrays); None only inside tune's look-up of the cache
     """Run a learner on every order; one row per order.
 
     Parameters

@@ -7,14 +7,19 @@ same seed (:func:`tuning_order`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from .._validation import Seed
 
 __all__ = ["random_orders", "tuning_order", "order_seeds"]
 
 _TUNING_STREAM = 10_007  # any fixed constant: separates the tuning order from the test orders
 
 
-def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
+def random_orders(n: int, n_orders: int = 20, seed: Seed = 0) -> np.ndarray:
     """``(n_orders, n)`` array: row k is the k-th random node order of ``seed``.
 
     The rows are drawn one after the other from one generator, so the first k
@@ -53,7 +58,7 @@ def random_orders(n, n_orders=20, seed=0) -> np.ndarray:
     return np.stack([rng.permutation(n) for _ in range(n_orders)]) if n_orders else np.empty((0, n), int)
 
 
-def tuning_order(n, seed=0) -> np.ndarray:
+def tuning_order(n: int, seed: int = 0) -> np.ndarray:
     """A held-out random order for hyper-parameter tuning, independent of :func:`random_orders`.
 
     It is drawn from its own stream, ``numpy.random.default_rng([seed, 10007])``,
@@ -83,7 +88,7 @@ def tuning_order(n, seed=0) -> np.ndarray:
     return np.random.default_rng([seed, _TUNING_STREAM]).permutation(n)
 
 
-def order_seeds(n_orders, seed=0) -> list[int]:
+def order_seeds(n_orders: int, seed: int | None = 0) -> list[int]:
     """Per-order seeds for randomised learners (order k gets the k-th).
 
     Seed k is the first 32-bit word of the k-th child of

@@ -10,10 +10,18 @@ import hashlib
 import json
 import math
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._atomic import atomic_path, atomic_write
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable, Mapping
+    from pathlib import Path
+
+    from numpy.typing import ArrayLike
 
 CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
@@ -27,7 +35,7 @@ CURVES = {
 }
 
 
-def digest(*arrays_and_text) -> str:
+def digest(*arrays_and_text: str | ArrayLike) -> str:
     """SHA-256 of text and arrays (dtype, shape and bytes): the key of a configuration, the seal of its curves."""
     h = hashlib.sha256()
     for a in arrays_and_text:
@@ -40,7 +48,7 @@ def digest(*arrays_and_text) -> str:
     return h.hexdigest()
 
 
-def cached_rows_problem(rows, n_orders):
+def cached_rows_problem(rows: object, n_orders: int) -> str | None:
     """What is wrong with cached ``rows`` for ``n_orders`` orders (one row per order, finite metrics), or None."""
     if not isinstance(rows, list) or len(rows) != n_orders:
         return f"holds {len(rows) if isinstance(rows, list) else 'no list of'} rows for {n_orders} orders"
@@ -52,12 +60,12 @@ def cached_rows_problem(rows, n_orders):
     return None
 
 
-def rows_checksum(rows) -> str:
+def rows_checksum(rows: list[dict[str, Any]]) -> str:
     """SHA-256 of the cached rows as canonical JSON (floats round-trip through JSON exactly)."""
     return hashlib.sha256(json.dumps(rows, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def write_rows(path, name, rows, method):
+def write_rows(path: str | os.PathLike[str], name: str, rows: list[dict[str, Any]], method: str) -> None:
     """Store ``rows`` with their checksum (a cache edited by hand is refused and recomputed); warn if unwritable."""
     try:
         with atomic_write(path) as fh:
@@ -73,11 +81,12 @@ def write_rows(path, name, rows, method):
         )
 
 
-def curves_path(path):
+def curves_path(path: Path) -> Path:
     return path.with_name(path.stem + ".curves.npz")
 
 
-def write_curves(path, arrays):
+# ``arrays``: name -> array; Any, as mypy cannot rule out a key that is ``savez``'s ``allow_pickle: bool``
+def write_curves(path: Path, arrays: Mapping[str, Any]) -> None:
     """Store the per-round arrays beside the rows at ``path`` with their digest; warn if unwritable."""
     names = sorted(arrays)
     try:
@@ -88,7 +97,7 @@ def write_curves(path, arrays):
         warnings.warn(f"curves not cached: cannot write {curves_path(path)} ({exc})", RuntimeWarning, 3)
 
 
-def read_curves(path, shape):
+def read_curves(path: Path, shape: Iterable[int]) -> dict[str, np.ndarray] | None:
     """The per-round arrays cached beside the rows at ``path`` (each of ``shape``), or None if absent or bad."""
     try:
         with np.load(curves_path(path), allow_pickle=False) as z:

@@ -7,6 +7,7 @@ parallel orders and the per-order seeds are those of ``evaluate``.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -14,24 +15,35 @@ import pandas as pd
 from .evaluation import METRICS, evaluate
 from .orders import random_orders
 
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+
+    from numpy.typing import ArrayLike
+
+    #: Parameter name -> its values (iterated twice: a list, a tuple, an array, not a generator).
+    Grid: TypeAlias = Mapping[str, Collection[Any]]
+    #: ``(X, y)`` of a graph; ``len(y)`` counts its nodes when the orders are drawn.
+    Data: TypeAlias = tuple[ArrayLike, np.ndarray | Sequence[Any]]
+
 __all__ = ["sweep"]
 
 
 def sweep(
-    make,
-    grid,
-    graphs,
-    orders,
-    metrics=None,
+    make: Callable[..., Any],
+    grid: Grid | Sequence[Grid],
+    graphs: Mapping[str, Data | Callable[..., Data]],
+    orders: int | ArrayLike | Mapping[str, ArrayLike],
+    metrics: Iterable[str] | None = None,
     *,
-    seed=0,
-    n_classes=None,
-    n_jobs=None,
-    backend=None,
-    cache=True,
-    cache_dir=None,
-    progress=False,
-    keep_curves=False,
+    seed: int | None = 0,
+    n_classes: int | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    cache: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+    keep_curves: bool = False,
 ) -> pd.DataFrame:
     """Run a learner over a grid of settings on every graph and order: one tidy row per run (gu2013 Sec. 6.3).
 

@@ -9,13 +9,18 @@ order by bisection (:func:`tune_to_budget`).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from . import evaluation as _evaluation  # through the module: a test may replace its runners
 from .evaluation import METRICS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+    from numpy.typing import ArrayLike
 
 __all__ = ["TIE_RTOL", "Pick", "pick_best", "tune", "Budget", "tune_to_budget", "tuning_note"]
 
@@ -51,7 +56,7 @@ class Pick(NamedTuple):
     inf
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the public field shadows tuple.index (kept: API)
     n_tied: int
     margin: float
 
@@ -61,7 +66,7 @@ class Pick(NamedTuple):
         return self.n_tied > 1
 
 
-def pick_best(scores, *, maximize=False, rtol=TIE_RTOL) -> Pick:
+def pick_best(scores: ArrayLike, *, maximize: bool = False, rtol: float = TIE_RTOL) -> Pick:
     """The best of ``scores``, a tie going to the first in order (list a grid from its smallest setting).
 
     Scores within ``rtol · max(|best|, 1e-300)`` of the best count as tied
@@ -130,19 +135,19 @@ def pick_best(scores, *, maximize=False, rtol=TIE_RTOL) -> Pick:
 
 
 def tune(
-    make_learner,
-    grid,
-    M,
-    y,
-    order,
+    make_learner: Callable[..., Any],
+    grid: Mapping[str, Iterable[Any]],
+    M: ArrayLike,
+    y: ArrayLike,
+    order: ArrayLike,
     *,
-    metric="error_rate",
-    seed=0,
-    n_classes=None,
-    n_jobs=None,
-    backend=None,
-    cache=True,
-):
+    metric: str = "error_rate",
+    seed: int | None = 0,
+    n_classes: int | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
+    cache: bool = True,
+) -> tuple[dict[str, Any], pd.DataFrame]:
     """Pick hyper-parameters on a held-out order (gu2013 Sec. 6.3).
 
     ``make_learner(**params)`` builds a learner; ``grid`` maps each parameter
@@ -238,7 +243,7 @@ def tune(
         )
         return None if df is None else df.iloc[0]
 
-    rows = [None] * len(points)
+    rows: list[Any] = [None] * len(points)  # a row (a Series) per point once read or run
     if cache:  # the cached points are read here: worker processes start only for the others
         token = _evaluation._LOOKUP_ONLY.set(True)
         try:
@@ -290,28 +295,28 @@ class Budget(NamedTuple):
     """
 
     value: float
-    count: float
+    count: float  # type: ignore[assignment]  # the public field shadows tuple.count (kept: API)
     target: float
     hit: bool
     steps: int
 
 
 def tune_to_budget(
-    make_learner,
-    param,
-    bounds,
-    M,
-    y,
-    order,
-    target,
+    make_learner: Callable[..., Any],
+    param: str,
+    bounds: tuple[float, float],
+    M: ArrayLike,
+    y: ArrayLike,
+    order: ArrayLike,
+    target: float,
     *,
-    count="n_queried",
-    log=True,
-    rtol=0.02,
-    max_steps=40,
-    seed=0,
-    n_classes=None,
-    cache=True,
+    count: str = "n_queried",
+    log: bool = True,
+    rtol: float = 0.02,
+    max_steps: int = 40,
+    seed: int | None = 0,
+    n_classes: int | None = None,
+    cache: bool = True,
 ) -> Budget:
     """The query parameter at which a selective sampler asks for ``target`` labels on a held-out order.
 
@@ -427,7 +432,7 @@ def tune_to_budget(
     return Budget(tried[k][0], tried[k][1], float(target), bool(gaps[k] <= rtol * target), len(tried))
 
 
-def tuning_note(table, metric="error_rate") -> str:
+def tuning_note(table: pd.DataFrame, metric: str = "error_rate") -> str:
     """One line on a :func:`tune` table: the chosen point, its score and the margin that chose it.
 
     Parameters
