@@ -20,7 +20,7 @@
   :func:`library_code_hash` of the library code the learner runs (its modules and
   what they import, docstrings left out: editing an update rule invalidates its
   results, a docstring or another learner does not), so re-running a notebook
-  does not redo them. On request (``keep_curves``, ``curves``) the per-round
+  does not redo them. On request (``keep_curves``, :func:`evaluate_curves`) the per-round
   arrays of the passes are kept beside the rows, so that a figure of the curves
   of passes another notebook ran reads them instead of replaying them. Cached rows keep the
   wall times measured when they were computed, and a checksum of the rows:
@@ -28,7 +28,7 @@
   recomputed. A cache folder that cannot be written gives a warning, not an error.
 
 The modules: ``orders`` (the seeded node orders), ``evaluation`` (one learner on every order, in
-parallel and cached: :func:`evaluate`), ``sweeps`` (:func:`sweep`: a grid of settings over graphs and
+parallel and cached: :func:`evaluate`, and with the per-round arrays :func:`evaluate_curves`), ``sweeps`` (:func:`sweep`: a grid of settings over graphs and
 orders, one tidy row per run), ``tuning`` (:func:`tune`, :func:`tune_to_budget`, :func:`pick_best`),
 ``comparison`` (:func:`summarize`, :func:`paired_ttest`), ``cache_key`` (what names a result in the
 cache: :func:`learner_key`, :func:`library_code_hash`) and ``results_files`` (the cache's files).
@@ -36,7 +36,7 @@ cache: :func:`learner_key`, :func:`library_code_hash`) and ``results_files`` (th
 
 from .cache_key import learner_key, library_code_hash
 from .comparison import mean_std, paired_ttest, summarize
-from .evaluation import CURVES, METRICS, evaluate
+from .evaluation import CURVES, METRICS, evaluate, evaluate_curves
 from .orders import order_seeds, random_orders, tuning_order
 from .sweeps import sweep
 from .tuning import TIE_RTOL, Budget, Pick, pick_best, tune, tune_to_budget, tuning_note
@@ -46,6 +46,7 @@ __all__ = [
     "tuning_order",
     "order_seeds",
     "evaluate",
+    "evaluate_curves",
     "sweep",
     "tune",
     "pick_best",

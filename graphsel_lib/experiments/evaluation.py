@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import ArrayLike
 
-__all__ = ["evaluate", "METRICS", "CURVES"]
+__all__ = ["evaluate", "evaluate_curves", "METRICS", "CURVES"]
 
 METRICS = ("error_rate", "n_queried", "time", "binary_error_rate", "binary_n_queried")
 
@@ -61,6 +61,8 @@ def _one_pass(make_learner, M, y, order, seed, n_classes, blas_threads=1, curves
 #: True while :func:`tune` looks its grid up in the cache: :func:`evaluate` then returns None for a
 #: configuration not cached instead of running it.
 _LOOKUP_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("lookup_only", default=False)
+#: True while :func:`evaluate_curves` runs :func:`evaluate`: the pass's per-round arrays are returned too.
+_WITH_CURVES: contextvars.ContextVar[bool] = contextvars.ContextVar("with_curves", default=False)
 
 
 def evaluate(
@@ -79,7 +81,7 @@ def evaluate(
     progress: bool = False,
     curves: bool = False,
     keep_curves: bool = False,
-) -> Any:  # the frame; with curves=True (frame, arrays); None only inside tune's look-up of the cache
+) -> pd.DataFrame:  # deprecated curves=True: the pair; None only inside tune's look-up of the cache
     """Run a learner on every order; one row per order.
 
     Parameters
@@ -109,26 +111,29 @@ def evaluate(
     cache_dir : path, optional
         Default ``paths.cache_dir()/results``.
     curves : bool
-        Also keep every pass's per-round arrays (:data:`CURVES`: mistakes,
-        queries, elapsed time, and for one-vs-rest learners the binary
-        mistakes and queries per round) in the cache beside the rows, and
-        return them: a notebook that draws the curves of passes another one
-        ran (gu2013 Fig. 2, yang2016 Fig. 1) reads them instead of replaying
-        the passes. Rows cached without curves are recomputed once.
+        Deprecated: call :func:`evaluate_curves`, which returns the frame with the passes'
+        per-round arrays; ``curves=True`` still returns that pair, for one release, with a
+        ``DeprecationWarning``.
     keep_curves : bool
         Keep the per-round arrays of the passes that run (for a later
-        ``curves=True``) and return the frame alone; rows already cached are
+        :func:`evaluate_curves`) and return the frame alone; rows already cached are
         returned as they are, without running their passes for the curves.
 
     Returns
     -------
     DataFrame with columns ``method, order, error_rate, n_queried, time`` (and
-    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners); with
-    ``curves``, the pair ``(frame, arrays)``, ``arrays[name]`` of shape
-    ``(n_orders, T)``.
+    ``binary_error_rate, binary_n_queried`` for one-vs-rest learners).
     """
     from joblib import delayed
 
+    if curves:
+        warnings.warn(
+            "evaluate(..., curves=True) is deprecated and goes in the next release: call evaluate_curves(...), "
+            "which returns the frame and the per-round arrays",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    curves = curves or _WITH_CURVES.get()
     orders = np.asarray(orders)
     if orders.ndim != 2:
         raise ValueError(f"orders must have shape (n_orders, n), got {orders.shape}")
@@ -209,6 +214,45 @@ def evaluate(
     if path is not None:
         _write_rows(path, name, rows, method)
     return (_frame(rows, method), arrays) if curves else _frame(rows, method)
+
+
+def evaluate_curves(
+    make_learner: Callable[..., Any], M: ArrayLike, y: ArrayLike, orders: ArrayLike, **options: Any
+) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """:func:`evaluate`'s rows and every pass's per-round arrays, kept in the cache beside the rows.
+
+    A notebook that draws the curves of passes another one ran (gu2013 Fig. 2, yang2016 Fig. 1)
+    reads them from the cache instead of replaying the passes; rows cached without their curves
+    are run again, once, for them.
+
+    Parameters
+    ----------
+    make_learner, M, y, orders, **options
+        As in :func:`evaluate` (``seed``, ``method``, ``n_classes``, ``n_jobs``, ``backend``,
+        ``cache``, ``cache_dir``, ``progress``).
+
+    Returns
+    -------
+    frame : DataFrame
+        As :func:`evaluate` returns it.
+    arrays : dict of str to ndarray of shape (n_orders, T)
+        The arrays of :data:`CURVES` (mistakes, queries, elapsed time per round, and for one-vs-rest
+        learners the binary mistakes and queries), one row per order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from graphsel_lib.online import CMOG
+    >>> M, orders = np.random.default_rng(0).normal(size=(3, 8)), [np.arange(8), np.arange(8)[::-1]]
+    >>> frame, arrays = evaluate_curves(CMOG, M, np.arange(8) % 2, orders, n_jobs=1, cache=False)
+    >>> len(frame), arrays["mistakes"].shape, bool(np.allclose(arrays["mistakes"].mean(1), frame.error_rate))
+    (2, (2, 8), True)
+    """
+    token = _WITH_CURVES.set(True)
+    try:
+        return evaluate(make_learner, M, y, orders, **options)
+    finally:
+        _WITH_CURVES.reset(token)
 
 
 def _progress(items, show, desc, total):

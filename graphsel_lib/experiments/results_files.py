@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 CACHE_VERSION = 3  # 1: repr(learner); 2: learner_key + all of online/; 3: learner_key + the code it runs
 
-#: The per-round arrays ``evaluate(curves=True)`` keeps: name -> dtype (``binary_*``: one-vs-rest only).
+#: The per-round arrays :func:`evaluate_curves` keeps: name -> dtype (``binary_*``: one-vs-rest only).
 CURVES = {
     "mistakes": np.bool_,  # the multiclass prediction was wrong
     "queried": np.bool_,  # the label was asked for (by any learner)

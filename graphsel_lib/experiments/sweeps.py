@@ -76,7 +76,7 @@ def sweep(
         As in :func:`evaluate`.
     keep_curves : bool
         Keep the per-round arrays of the passes that run in the cache too (as in :func:`evaluate`), for
-        a later ``evaluate(..., curves=True)`` of the same configuration; the frame returned is the same.
+        a later :func:`~graphsel_lib.experiments.evaluate_curves` of the same configuration; the frame returned is the same.
 
     Returns
     -------

@@ -715,11 +715,11 @@ def test_sweep_over_a_list_of_grids_runs_each_method_on_its_own_grid(karate):
 
 
 def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monkeypatch):
-    """``curves=True``: each order's per-round arrays (those of ``run``), kept in the cache beside the rows."""
+    """evaluate_curves: each order's per-round arrays (those of ``run``), kept in the cache beside the rows."""
     M, y = karate
     orders = ex.random_orders(len(y), 3, seed=2)
     make = partial(OneVsRest, partial(SSLGC, mu=0.1, kappa=0.4))
-    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    df, arrays = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)
     assert set(arrays) == set(ex.CURVES) and all(a.shape == orders.shape for a in arrays.values())
     for k, (o, s) in enumerate(zip(orders, ex.order_seeds(3, 0), strict=True)):
         tr = gs.online.run(make(), M, y, order=o, seed=s)
@@ -740,7 +740,7 @@ def test_evaluate_curves_are_the_passes_per_round_arrays(karate, tmp_path, monke
 
     # a second call reads both from the cache: no pass runs
     monkeypatch.setattr(ev, "_one_pass", lambda *a, **k: pytest.fail("a pass ran despite the cache"))
-    again, cached = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    again, cached = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)
     pd.testing.assert_frame_equal(again, df)
     assert all(np.array_equal(cached[k], arrays[k]) and cached[k].dtype == arrays[k].dtype for k in arrays)
 
@@ -758,16 +758,16 @@ def test_sweep_keeps_curves_and_rows_cached_without_them_run_once_for_them(karat
         return real_pass(*args, **kwargs)
 
     monkeypatch.setattr(ev, "_one_pass", counted)
-    df, arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    df, arrays = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)
     assert calls == [True, True]  # the rows had no curves: the passes ran again, once
-    ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)
     assert len(calls) == 2
     # a damaged curves file is recomputed, not trusted
     (side,) = tmp_path.glob("*.curves.npz")
     side.write_bytes(side.read_bytes()[:100])
-    _, again = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=tmp_path, curves=True)
+    _, again = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=tmp_path)
     assert len(calls) == 4 and np.array_equal(again["mistakes"], arrays["mistakes"])
-    # sweep(curves=True) stores them for a later evaluate and returns the plain frame
+    # sweep(keep_curves=True) stores them for a later evaluate_curves and returns the plain frame
     other = tmp_path / "other"
     out = ex.sweep(
         lambda method: make(),
@@ -780,7 +780,7 @@ def test_sweep_keeps_curves_and_rows_cached_without_them_run_once_for_them(karat
     )
     cols = ["dataset", "method", "order", "error_rate", "binary_error_rate"]
     pd.testing.assert_frame_equal(out[cols], df.assign(dataset="g", method="GPA")[cols])
-    _, stored = ex.evaluate(make, M, y, orders, n_jobs=1, cache_dir=other, curves=True)
+    _, stored = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache_dir=other)
     assert len(calls) == 6 and np.array_equal(stored["queried"], arrays["queried"])  # read, not run
     # keep_curves: rows cached without curves are returned as they are, no pass runs for the curves
     bare = tmp_path / "bare"
@@ -813,3 +813,19 @@ def test_tune_reads_cached_points_here_and_sends_only_the_others_to_workers(kara
     same = [c for c in fresh.columns if c not in ("chosen", "margin")]
     pd.testing.assert_frame_equal(table.iloc[[1, 2]][same].reset_index(drop=True), fresh[same])
     assert not ev._LOOKUP_ONLY.get()  # the look-up mode ends with the look-up
+
+
+def test_evaluate_curves_true_still_answers_with_a_deprecation_warning(karate):
+    """``evaluate(..., curves=True)``, the flag evaluate_curves replaces, returns the same pair for one release."""
+    M, y = karate
+    orders = ex.random_orders(len(y), 2, seed=5)
+    make = partial(OneVsRest, GPA)
+    frame, arrays = ex.evaluate_curves(make, M, y, orders, n_jobs=1, cache=False)
+    with pytest.warns(DeprecationWarning, match="call evaluate_curves") as record:
+        old_frame, old_arrays = ex.evaluate(make, M, y, orders, n_jobs=1, cache=False, curves=True)
+    assert record[0].filename == __file__  # the warning points at the caller's line
+    pd.testing.assert_frame_equal(old_frame.drop(columns="time"), frame.drop(columns="time"))
+    assert old_arrays.keys() == arrays.keys()
+    assert all(np.array_equal(old_arrays[k], arrays[k]) for k in arrays if k != "elapsed")
+    plain = ex.evaluate(make, M, y, orders, n_jobs=1, cache=False)
+    assert isinstance(plain, pd.DataFrame)  # after evaluate_curves, evaluate returns the frame alone again

@@ -41,7 +41,7 @@ _ENDS = {
 def _curves(per_round, rows, K):
     """The mean cumulative curves of the passes (Fig. 2): binary and multiclass error, both query counts, time.
 
-    ``per_round``: the arrays of ``ex.evaluate(..., curves=True)``, one row per order; ``rows`` its frame.
+    ``per_round``: the arrays of ``ex.evaluate_curves``, one row per order; ``rows`` its frame.
     """
     rounds = np.arange(1, per_round["mistakes"].shape[1] + 1)
     curves = {
@@ -214,7 +214,7 @@ class Fig2(Result):
 def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
     """gu2013 Fig. 2 (Sec. 6.5): cumulative error, queries and time along the rounds, headline reading.
 
-    The curves are the per-round arrays of Table 2's passes (``ex.evaluate(..., curves=True)``: read from
+    The curves are the per-round arrays of Table 2's passes (:func:`~graphsel_lib.experiments.evaluate_curves`: read from
     the results cache where notebook 20 kept them, else run once); they end at the rows of the same passes
     (asserted).
     """
@@ -234,10 +234,9 @@ def fig2(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig2:
                     print(f"{name} {method}: {ex.tuning_note(table, 'binary_error_rate')}")
             mus[name, method] = mu
             # Table 2's passes (notebook 20 keeps their per-round arrays in the results cache)
-            ref, per_round = ex.evaluate(
-                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS,
-                curves=True,
-            )  # fmt: skip
+            ref, per_round = ex.evaluate_curves(
+                partial(make_ovr, method, mu), X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
+            )
             c = mean_curves[name, method] = _curves(per_round, ref, g.n_classes)
             assert np.isclose(c["binary error"][-1], ref.binary_error_rate.mean())
             assert np.isclose(c["queried (mean/learner)"][-1], ref.binary_n_queried.mean())

@@ -109,7 +109,7 @@ class Fig1(Result):
 def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
     """yang2016 Fig. 1 (Sec. V-B): cumulative error and #queried along the rounds, headline setting, tuned.
 
-    The curves are the per-round arrays of Table I's passes (``ex.evaluate(..., curves=True)``: read from
+    The curves are the per-round arrays of Table I's passes (:func:`~graphsel_lib.experiments.evaluate_curves`: read from
     the results cache where notebook 30 kept them, else run once); the last point of each curve is Table I's
     number for that order (asserted).
     """
@@ -124,8 +124,8 @@ def fig1(profile: str = "full", seed: int = 0, verbose: bool = True) -> Fig1:
             prm = tuned_params(method, X, g, p, seed, verbose)
             mk = partial(make, **prm)
             # Table I's passes (notebook 30 keeps their per-round arrays in the results cache)
-            ref, per_round = ex.evaluate(
-                mk, X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS, curves=True
+            ref, per_round = ex.evaluate_curves(
+                mk, X, g.labels, orders, seed=seed, method=method, n_jobs=N_JOBS
             )
             cm = np.cumsum(per_round["mistakes"], axis=1, dtype=np.int32)  # (orders, T) cumulative mistakes
             cq = np.cumsum(per_round["queried"], axis=1, dtype=np.int32)  # (orders, T) cumulative queries
