@@ -105,7 +105,8 @@ WRITER = textwrap.dedent(
             # was a temporary file open? (innermost library frame is inside an atomic block)
             ours = [f for f in traceback.extract_tb(sys.exc_info()[2]) if "graphsel_lib" in f.filename]
             inside = bool(ours) and (ours[-1].name in ("atomic_path", "atomic_write")
-                                     or ours[-1].line.startswith(("fig.savefig(tmp", "fh.write(")))
+                                     or ours[-1].line.startswith(("fig.savefig(tmp", "fh.write(",
+                                                                  "raise KeyboardInterrupt from")))
             print("interrupted", int(inside), flush=True)
         if not sys.stdin.readline():
             break

@@ -299,13 +299,29 @@ def show(fig) -> None:
     _show_png(buf.getvalue(), fig)
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """True if a ``KeyboardInterrupt`` is among the exceptions ``exc`` was raised while handling.
+
+    matplotlib's PDF writer closes its stream in a ``finally``: a Ctrl-C that lands in its compressor
+    leaves the stream inconsistent, and the clean-up raises ``zlib.error`` over the interrupt.
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__context__
+    return False
+
+
 def savefig(
     fig, name: str, *, formats=("png", "pdf"), directory=None, dpi=None, close=False, show=None
 ) -> list[Path]:
     """Write ``fig`` as ``NAME.png`` and ``NAME.pdf`` in :func:`~graphsel_lib.paths.figures_dir`.
 
     Each file is written to a temporary name and renamed when complete, so an
-    interrupted or failed save leaves the previous file intact. The metadata
+    interrupted or failed save leaves the previous file intact; a Ctrl-C raises
+    ``KeyboardInterrupt`` even where matplotlib's clean-up fails after it. The metadata
     holds no date and no version (PNG without ``Software``, PDF without
     ``CreationDate``/``ModDate``/``Producer``/``Creator``, SVG with a fixed hash
     salt and no ``Date``): saving the same figure twice gives identical bytes.
@@ -351,7 +367,12 @@ def savefig(
     with matplotlib.rc_context({"svg.hashsalt": SVG_HASHSALT}):
         for fmt, path in zip(formats, paths, strict=True):
             with atomic_path(path) as tmp:
-                fig.savefig(tmp, format=fmt, dpi=dpi, metadata=dict(SAVE_FORMATS[fmt]))
+                try:
+                    fig.savefig(tmp, format=fmt, dpi=dpi, metadata=dict(SAVE_FORMATS[fmt]))
+                except Exception as exc:
+                    if _interrupted(exc):  # Ctrl-C inside a writer whose own clean-up then failed
+                        raise KeyboardInterrupt from exc
+                    raise
             written.append(path)
     if show is None:
         show = "png" in formats and in_kernel()

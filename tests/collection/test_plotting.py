@@ -103,6 +103,37 @@ def test_failing_draw_keeps_previous_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]
 
 
+def test_an_interrupt_that_matplotlibs_clean_up_masks_is_still_an_interrupt(tmp_path, monkeypatch):
+    """Ctrl-C inside the PDF compressor makes matplotlib's ``finally`` raise ``zlib.error`` over it: still a
+    KeyboardInterrupt for the caller, the previous file kept, no temporary file; other errors pass unchanged."""
+    import zlib
+
+    from matplotlib.figure import Figure
+
+    (pdf,) = savefig(_figure(), "fig", formats=("pdf",), directory=tmp_path)
+    old = pdf.read_bytes()
+
+    def interrupted_then_broken(self, *args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        finally:
+            raise zlib.error("Error -2 while flushing: inconsistent stream state")
+
+    monkeypatch.setattr(Figure, "savefig", interrupted_then_broken)
+    with pytest.raises(KeyboardInterrupt) as info:
+        savefig(_figure(seed=4), "fig", formats=("pdf",), directory=tmp_path)
+    assert isinstance(info.value.__cause__, zlib.error)
+    assert pdf.read_bytes() == old and sorted(p.name for p in tmp_path.iterdir()) == ["fig.pdf"]
+
+    def broken(self, *args, **kwargs):
+        raise zlib.error("a real error")
+
+    monkeypatch.setattr(Figure, "savefig", broken)
+    with pytest.raises(zlib.error, match="a real error"):
+        savefig(_figure(seed=4), "fig", formats=("pdf",), directory=tmp_path)
+    assert pdf.read_bytes() == old
+
+
 def test_algorithm_styles_distinct_and_stable():
     styles = [algorithm_style(a) for a in ALGORITHMS]
     assert len({s["color"] for s in styles}) == len(ALGORITHMS)
