@@ -658,8 +658,10 @@ def _descend(fun, x0, lo, hi, maxiter, gtol):
     return x, f, maxiter, nfev, False, f"iteration cap maxiter={maxiter} reached"
 
 
-def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol) -> dict:
-    """The search of :func:`loohl_fit` and :func:`minent_fit`: the fields of a :class:`BandwidthFit` but its scores."""
+def _fit(
+    method, objective, X, y, labelled, sigma0, shrink, maxiter, tol, *, eps, cmn, n_classes
+) -> BandwidthFit:
+    """The search of :func:`loohl_fit` and :func:`minent_fit`, then the harmonic scores on the learned graph."""
     m = np.shape(X)[1]
     s0 = _check_sigma(mst_bandwidth(X, y, labelled) if sigma0 is None else sigma0, m)
     shrink = _check_reg(shrink, "shrink")
@@ -676,17 +678,19 @@ def _fit(method, objective, X, y, labelled, sigma0, shrink, maxiter, tol) -> dic
         x, f, nit, nfev, success, message = _descend(
             fun, theta0, theta0 - LOG_SIGMA_RANGE, theta0 + LOG_SIGMA_RANGE, maxiter, tol
         )
-    return {
-        "method": method,
-        "sigma": np.exp(x),
-        "sigma0": s0,
-        "objective": float(f),
-        "objective0": float(f0),
-        "n_iter": nit,
-        "n_evaluations": nfev,
-        "success": success,
-        "message": message,
-    }
+    sigma = np.exp(x)
+    return BandwidthFit(
+        scores=harmonic_rbf(X, y, labelled, sigma=sigma, eps=eps, cmn=cmn, n_classes=n_classes),
+        method=method,
+        sigma=sigma,
+        sigma0=s0,
+        objective=float(f),
+        objective0=float(f0),
+        n_iter=nit,
+        n_evaluations=nfev,
+        success=success,
+        message=message,
+    )
 
 
 @renamed_parameter("labeled", "labelled")
@@ -770,9 +774,20 @@ def loohl_fit(
     def objective(sigma):
         return loo_objective(X, y, labelled, sigma, eps=eps, loss=loss, reg=reg, n_classes=n_classes)
 
-    fit = _fit("loohl", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labelled, sigma=fit["sigma"], eps=eps, cmn=cmn, n_classes=n_classes)
-    return BandwidthFit(scores=F, **fit)
+    return _fit(
+        "loohl",
+        objective,
+        X,
+        y,
+        labelled,
+        sigma0,
+        shrink,
+        maxiter,
+        tol,
+        eps=eps,
+        cmn=cmn,
+        n_classes=n_classes,
+    )
 
 
 @renamed_parameter("labeled", "labelled")
@@ -822,9 +837,20 @@ def minent_fit(
     def objective(sigma):
         return entropy_objective(X, y, labelled, sigma, eps=eps, n_classes=n_classes)
 
-    fit = _fit("minent", objective, X, y, labelled, sigma0, shrink, maxiter, tol)
-    F = harmonic_rbf(X, y, labelled, sigma=fit["sigma"], eps=eps, cmn=cmn, n_classes=n_classes)
-    return BandwidthFit(scores=F, **fit)
+    return _fit(
+        "minent",
+        objective,
+        X,
+        y,
+        labelled,
+        sigma0,
+        shrink,
+        maxiter,
+        tol,
+        eps=eps,
+        cmn=cmn,
+        n_classes=n_classes,
+    )
 
 
 @renamed_parameter("labeled", "labelled")

@@ -160,8 +160,7 @@ def _last_bits_fit(seed):
             1 + 1e-11 * noise.standard_normal(grad.size)
         )
 
-    search = LH._fit("loohl", objective, X, y, lab, None, 0.0, 40, 1e-6)
-    fit = LH.BandwidthFit(scores=LH.harmonic_rbf(X, y, lab, sigma=search["sigma"]), **search)
+    fit = LH._fit("loohl", objective, X, y, lab, None, 0.0, 40, 1e-6, eps=1e-4, cmn=False, n_classes=None)
     unl = np.setdiff1d(np.arange(y.size), lab)
     return fit, fit.scores[unl].argmax(1)
 
