@@ -98,7 +98,7 @@ def _planetoid(files, name, *, with_features):
             (np.ones(len(test_idx)), (test_idx, np.arange(len(test_idx)))), shape=(n, tx.shape[0])
         )
         features = (X + P.tocsr() @ tx).astype(np.float64).tocsr()
-    return S, labels, features, n
+    return S, labels, features
 
 
 def _parse_cora(files):
@@ -128,7 +128,7 @@ def _planetoid_dataset(S, labels, class_names, *, features=None, **notes):
 
 
 def _parse_pubmed(files):
-    S, labels, _, _ = _planetoid(files, "pubmed", with_features=False)
+    S, labels, _ = _planetoid(files, "pubmed", with_features=False)
     return _planetoid_dataset(
         S,
         labels,
@@ -148,7 +148,7 @@ _CITESEER_CLASSES = ["AI", "ML", "IR", "DB", "Agents", "HCI"]
 
 
 def _parse_citeseer(files):
-    S, labels, X, _ = _planetoid(files, "citeseer", with_features=True)
+    S, labels, X = _planetoid(files, "citeseer", with_features=True)
     return _planetoid_dataset(
         S,
         labels,
